@@ -1,0 +1,406 @@
+/* tp.c: transport registry, dispatch through the vtables, level-triggered re-firing. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev.h"
+#include "tp.h"
+
+void
+tp_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+const struct tp_type *
+tp_type_find(const char *name)
+{
+	const struct tp_type *const *t;
+
+	for (t = tp_types(); *t != NULL; t++)
+		if (strcmp((*t)->name, name) == 0)
+			return *t;
+	return NULL;
+}
+
+static const struct tp_type *
+tp_type_get(const char *name, char *err, size_t errlen)
+{
+	const struct tp_type *const *t;
+	const struct tp_type *found;
+	char known[256] = "";
+
+	if (name != NULL && (found = tp_type_find(name)) != NULL)
+		return found;
+	for (t = tp_types(); *t != NULL; t++) {
+		strncat(known, " ", sizeof(known) - strlen(known) - 1);
+		strncat(known, (*t)->name, sizeof(known) - strlen(known) - 1);
+	}
+	tp_seterr(err, errlen, "unknown transport '%s' (known:%s)", name ? name : "", known);
+	return NULL;
+}
+
+void
+tp_opts_init(struct tp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->streams = 10;
+	o->backlog = 511;
+	o->path_max_retrans = -1;
+	o->frame_hdr = 4;
+}
+
+static int
+tp_family(const struct tp_type *t)
+{
+	return strncmp(t->name, "unix", 4) == 0 ? AF_UNIX : AF_UNSPEC;
+}
+
+struct tp_listener *
+tp_listen(const char *type, const char *addr, const struct tp_opts *o, char *err, size_t errlen)
+{
+	const struct tp_type *t;
+	struct tp_listener *l = NULL;
+	struct tp_addrs a;
+
+	if ((t = tp_type_get(type, err, errlen)) == NULL)
+		goto bad;
+	if (tp_addrs_parse(addr, tp_family(t), &a, err, errlen) == -1)
+		goto bad;
+	if ((l = calloc(1, sizeof(*l))) == NULL) {
+		tp_seterr(err, errlen, "out of memory");
+		goto bad;
+	}
+	l->ops = t;
+	l->fd = -1;
+	if (o != NULL)
+		l->opts = *o;
+	else
+		tp_opts_init(&l->opts);
+	if (t->listen(l, &a, &l->opts) != TP_OK) {
+		tp_seterr(err, errlen, "%s listen on %s: %s", t->name, addr, l->err);
+		goto bad;
+	}
+	return l;
+bad:
+	if (l != NULL) {
+		l->ops = NULL; /* listen failed: the type cleaned up after itself */
+		free(l);
+	}
+	return NULL;
+}
+
+int
+tp_accept(struct tp_listener *l, struct tp_conn **out)
+{
+	struct tp_conn *c;
+	int rc;
+
+	*out = NULL;
+	if ((c = tp_conn_new(l->ops)) == NULL) {
+		tp_seterr(l->err, sizeof(l->err), "out of memory");
+		return TP_ERROR;
+	}
+	c->from = l;
+	c->streams_asked = l->opts.streams;
+	rc = l->ops->accept(l, c);
+	if (rc != TP_OK) {
+		free(c);
+		return rc;
+	}
+	*out = c;
+	return TP_OK;
+}
+
+int
+tp_listener_watch(struct tp_listener *l, struct ev_loop *loop, tp_listener_cb *cb, void *arg)
+{
+	int rc;
+
+	if (l->loop != NULL && l->loop != loop)
+		l->ops->lwatch(l, l->loop, 0);
+	l->cb = cb;
+	l->cb_arg = arg;
+	l->loop = cb != NULL ? loop : NULL;
+	rc = l->ops->lwatch(l, loop, cb != NULL);
+	return rc;
+}
+
+void
+tp_lfire(struct tp_listener *l)
+{
+	if (l->cb != NULL)
+		l->cb(l, l->cb_arg);
+}
+
+void
+tp_listener_free(struct tp_listener *l)
+{
+	if (l == NULL)
+		return;
+	if (l->loop != NULL)
+		l->ops->lwatch(l, l->loop, 0);
+	l->ops->lclose(l);
+	free(l);
+}
+
+struct tp_conn *
+tp_conn_new(const struct tp_type *t)
+{
+	struct tp_conn *c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	c->ops = t;
+	c->fd = -1;
+	c->streams_in = c->streams_out = 1;
+	return c;
+}
+
+struct tp_conn *
+tp_connect(const char *type, const char *addr, const struct tp_opts *o, char *err, size_t errlen)
+{
+	const struct tp_type *t;
+	struct tp_conn *c = NULL;
+	struct tp_opts def;
+	struct tp_addrs a;
+
+	if ((t = tp_type_get(type, err, errlen)) == NULL)
+		goto bad;
+	if (tp_addrs_parse(addr, tp_family(t), &a, err, errlen) == -1)
+		goto bad;
+	if (o == NULL) {
+		tp_opts_init(&def);
+		o = &def;
+	}
+	if ((c = tp_conn_new(t)) == NULL) {
+		tp_seterr(err, errlen, "out of memory");
+		goto bad;
+	}
+	c->streams_asked = o->streams;
+	if (t->connect(c, &a, o) != TP_OK) {
+		tp_seterr(err, errlen, "%s connect to %s: %s", t->name, addr, c->err);
+		goto bad;
+	}
+	return c;
+bad:
+	free(c); /* connect failed: the type cleaned up after itself */
+	return NULL;
+}
+
+int
+tp_finish(struct tp_conn *c)
+{
+	return c->ops->finish(c);
+}
+
+static void
+tp_wait_cb(struct tp_conn *c, unsigned events, void *arg)
+{
+	(void)c;
+	*(unsigned *)arg = events;
+	ev_stop(c->loop);
+}
+
+static void
+tp_wait_timeout(struct ev_loop *loop, void *arg)
+{
+	(void)arg;
+	ev_stop(loop);
+}
+
+int
+tp_wait(struct tp_conn *c, unsigned events, int timeout_ms)
+{
+	struct ev_loop *loop;
+	struct ev_timer t = { 0 };
+	unsigned got = 0;
+	int rc = TP_ERROR;
+
+	if ((loop = ev_new(c->err, sizeof(c->err))) == NULL)
+		return TP_ERROR;
+	if (tp_watch(c, loop, events, tp_wait_cb, &got) != TP_OK)
+		goto out;
+	if (timeout_ms >= 0)
+		ev_timer_start(loop, &t, (uint64_t)timeout_ms * 1000, tp_wait_timeout, NULL);
+	if (ev_run(loop) == -1)
+		tp_seterr(c->err, sizeof(c->err), "wait: %s", strerror(errno));
+	else
+		rc = got ? TP_OK : TP_RETRY;
+	ev_timer_stop(loop, &t);
+	tp_watch(c, loop, 0, NULL, NULL);
+out:
+	ev_free(loop);
+	return rc;
+}
+
+int
+tp_connect_wait(struct tp_conn *c, int timeout_ms)
+{
+	uint64_t end = ev_clock_us() + (uint64_t)timeout_ms * 1000;
+	int rc;
+
+	while ((rc = tp_finish(c)) == TP_RETRY) {
+		uint64_t now = ev_clock_us();
+		if (timeout_ms >= 0 && now >= end) {
+			tp_seterr(c->err, sizeof(c->err), "connect timed out after %d ms", timeout_ms);
+			return TP_ERROR;
+		}
+		if (tp_wait(c, EV_WRITE, timeout_ms < 0 ? -1 : (int)((end - now + 999) / 1000)) ==
+		    TP_ERROR)
+			return TP_ERROR;
+	}
+	return rc;
+}
+
+int
+tp_send(struct tp_conn *c, const void *buf, size_t len, const struct tp_msginfo *mi, size_t *sent)
+{
+	static const struct tp_msginfo none;
+	size_t dummy;
+
+	return c->ops->send(c, buf, len, mi ? mi : &none, sent ? sent : &dummy);
+}
+
+int
+tp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, size_t *got)
+{
+	struct tp_msginfo dummy;
+
+	if (mi == NULL)
+		mi = &dummy;
+	memset(mi, 0, sizeof(*mi));
+	*got = 0;
+	return c->ops->recv(c, buf, cap, mi, got);
+}
+
+static void tp_refire(struct ev_loop *loop, void *arg);
+
+/* Keep the level-triggered promise for data the type holds in its own buffers. */
+static void
+tp_check_pending(struct tp_conn *c)
+{
+	if (c->loop != NULL && c->ops->pending != NULL && (c->ops->pending(c) & c->want))
+		ev_defer(c->loop, tp_refire, c);
+}
+
+static void
+tp_refire(struct ev_loop *loop, void *arg)
+{
+	struct tp_conn *c = arg;
+	unsigned ev;
+
+	(void)loop;
+	if (c->ops->pending == NULL || (ev = c->ops->pending(c) & c->want) == 0)
+		return;
+	tp_fire(c, ev);
+}
+
+static void
+tp_conn_destroy(struct tp_conn *c)
+{
+	if (c->loop != NULL) {
+		ev_undefer(c->loop, tp_refire, c);
+		c->ops->watch(c, c->loop, 0);
+	}
+	c->ops->close(c);
+	free(c);
+}
+
+int
+tp_fire(struct tp_conn *c, unsigned events)
+{
+	if (c->cb == NULL)
+		return 0;
+	c->firing++;
+	c->cb(c, events, c->cb_arg);
+	c->firing--;
+	if (c->dead) {
+		if (c->firing == 0)
+			tp_conn_destroy(c);
+		return 1;
+	}
+	tp_check_pending(c);
+	return 0;
+}
+
+int
+tp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events, tp_conn_cb *cb, void *arg)
+{
+	if (c->loop != NULL && (c->loop != loop || events == 0)) {
+		ev_undefer(c->loop, tp_refire, c);
+		c->ops->watch(c, c->loop, 0);
+		c->loop = NULL;
+	}
+	c->cb = cb;
+	c->cb_arg = arg;
+	c->want = events;
+	if (events == 0)
+		return TP_OK;
+	c->loop = loop;
+	if (c->ops->watch(c, loop, events) != TP_OK)
+		return TP_ERROR;
+	tp_check_pending(c);
+	return TP_OK;
+}
+
+int
+tp_rewatch(struct tp_conn *c, unsigned events)
+{
+	if (c->loop == NULL)
+		return TP_ERROR;
+	return tp_watch(c, c->loop, events, c->cb, c->cb_arg);
+}
+
+int
+tp_status(struct tp_conn *c, struct tp_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->streams_in = c->streams_in;
+	st->streams_out = c->streams_out;
+	if (c->ops->status == NULL)
+		return TP_OK;
+	return c->ops->status(c, st);
+}
+
+void
+tp_set_notify(struct tp_conn *c, tp_notify_cb *cb, void *arg)
+{
+	c->notify = cb;
+	c->notify_arg = arg;
+}
+
+void
+tp_note(struct tp_conn *c, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	if (c->notify == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	c->notify(c, buf, c->notify_arg);
+}
+
+void
+tp_conn_free(struct tp_conn *c)
+{
+	if (c == NULL)
+		return;
+	if (c->firing) {
+		c->dead = 1;
+		c->cb = NULL;
+		return;
+	}
+	tp_conn_destroy(c);
+}

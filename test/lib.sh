@@ -1,0 +1,59 @@
+# test/lib.sh: TAP helpers for the test scripts (sourced). Every script prints TAP.
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+export top_srcdir top_builddir
+tap_n=0
+tap_failed=0
+
+ok() {    # ok STATUS DESCRIPTION: STATUS 0 passes
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+diag() { printf '# %s\n' "$*"; }
+
+# run_tap CMD...: run a TAP producer (a cmocka binary, a script in the VM), renumber its lines
+# into ours and keep its verdicts; a producer that dies without results fails.
+run_tap() {
+	local out rc line n0=$tap_n
+	out=$(mktemp)
+	CMOCKA_MESSAGE_OUTPUT=TAP "$@" >"$out" 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*|"not ok "*)
+			local st=0 desc
+			case "$line" in "not ok "*) st=1 ;; esac
+			desc=$(printf '%s\n' "$line" | sed -E 's/^(not )?ok [0-9]* ?-? ?//')
+			ok $st "$desc"
+			;;
+		[0-9]*..[0-9]*) ;;
+		*) printf '# %s\n' "$line" ;;
+		esac
+	done <"$out"
+	rm -f "$out"
+	if [ $rc -ne 0 ] && [ $tap_failed -eq 0 ]; then
+		ok 1 "$1 exited with status $rc"
+	elif [ $tap_n -eq $n0 ]; then
+		ok 1 "$1 produced no results (exit $rc)"
+	fi
+}
+
+# kernel_sctp CMD...: run where the kernel has SCTP: natively, or inside the VM (test/vm/run).
+kernel_sctp() {
+	if "$top_srcdir/test/vm/have-sctp" 2>/dev/null; then
+		"$@"
+	else
+		"$top_srcdir/test/vm/run" "$@"
+	fi
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ $tap_failed -eq 0 ]
+}
