@@ -1,25 +1,1229 @@
-/* tp_usrsctp.c: placeholder until the usrsctp backend lands. */
+/* tp_usrsctp.c: SCTP over UDP (RFC 6951) on the userspace stack usrsctp, bridged into ev. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <usrsctp.h>
+
+#include "ev.h"
 #include "tp.h"
 
-static int
-tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct tp_opts *o)
+/*
+ * Threads. usrsctp runs its own threads (UDP receive, timers) and tells about a socket through
+ * an upcall from them. The upcall only wakes an eventfd per socket, which is what the loop
+ * watches; readiness is then computed in the loop with usrsctp_get_events(). The upcall's
+ * argument is a slot id, never a pointer: usrsctp reads it without a lock and may still call
+ * with it while we close, so a closed socket's id simply finds its slot gone.
+ *
+ * usrsctp makes the upcall only after it has processed an incoming packet. What its timers
+ * decide alone (INIT or heartbeats given up) comes with no upcall, so a watched connection is
+ * also checked once a second: a safety net, not a poll loop.
+ */
+
+#define TP_USRSCTP_PORT     9899    /* default local and remote UDP encapsulation port */
+#define TP_USRSCTP_STREAMS  10
+#define TP_USRSCTP_TICK_US  1000000
+#define TP_USRSCTP_SLOTBITS 20      /* id = generation << SLOTBITS | (slot + 1) */
+#define TP_USRSCTP_SLOTMAX  ((1u << TP_USRSCTP_SLOTBITS) - 2)
+#define TP_USRSCTP_GENMASK  (UINTPTR_MAX >> TP_USRSCTP_SLOTBITS)
+#define TP_USRSCTP_READS    64      /* notifications consumed per recv call at most */
+
+struct tp_usrsctp_slot {
+	uintptr_t gen;
+	int efd;         /* -1: free */
+	int signaled;    /* written to and not yet drained */
+	size_t next;     /* free list */
+};
+
+/* Notifications may be read in pieces: they are put together here. */
+union tp_usrsctp_nbuf {
+	union sctp_notification n;
+	unsigned char b[1024];
+};
+
+struct tp_usrsctp_conn {
+	struct socket *so;
+	int efd;
+	uintptr_t id;
+	int up;          /* established: finish said TP_OK, or accepted */
+	int failed;      /* the association is gone with an error, told in c->err */
+	int vague;       /* ... told before the stack said why (so_error comes just after) */
+	int shut;        /* the peer shut down (SHUTDOWN seen) */
+	int wblocked;    /* the last send would have blocked: no EV_WRITE until the stack moves */
+	int noted;       /* the stream counts have been reported */
+	struct ev_timer tick;
+	size_t nlen;
+	union tp_usrsctp_nbuf nbuf;
+};
+
+struct tp_usrsctp_listener {
+	struct socket *so;
+	int efd;
+	uintptr_t id;
+};
+
+static pthread_mutex_t tp_usrsctp_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct tp_usrsctp_slot *tp_usrsctp_slots; /* under tp_usrsctp_mu, as the two below */
+static size_t tp_usrsctp_nslots, tp_usrsctp_nused;
+static size_t tp_usrsctp_free = SIZE_MAX;
+static uint16_t tp_usrsctp_udp; /* the stack's local UDP port; 0 until it runs */
+
+/* Registry of wake-ups: the only state the usrsctp threads touch. */
+static uintptr_t
+tp_usrsctp_reg_add(int efd)
 {
-	(void)a; (void)o;
-	tp_seterr(l->err, sizeof(l->err), "not implemented yet");
+	struct tp_usrsctp_slot *p, *s;
+	uintptr_t id = 0;
+	size_t i, n;
+
+	pthread_mutex_lock(&tp_usrsctp_mu);
+	if (tp_usrsctp_free == SIZE_MAX) {
+		n = tp_usrsctp_nslots ? 2 * tp_usrsctp_nslots : 16;
+		if (n > TP_USRSCTP_SLOTMAX)
+			n = TP_USRSCTP_SLOTMAX;
+		if (n <= tp_usrsctp_nslots || (p = realloc(tp_usrsctp_slots, n * sizeof(*p))) == NULL)
+			goto out;
+		for (i = n; i-- > tp_usrsctp_nslots;) {
+			p[i].gen = 0;
+			p[i].efd = -1;
+			p[i].signaled = 0;
+			p[i].next = tp_usrsctp_free;
+			tp_usrsctp_free = i;
+		}
+		tp_usrsctp_slots = p;
+		tp_usrsctp_nslots = n;
+	}
+	i = tp_usrsctp_free;
+	s = &tp_usrsctp_slots[i];
+	tp_usrsctp_free = s->next;
+	s->gen = (s->gen + 1) & TP_USRSCTP_GENMASK;
+	if (s->gen == 0)
+		s->gen = 1;
+	s->efd = efd;
+	s->signaled = 0;
+	tp_usrsctp_nused++;
+	id = (s->gen << TP_USRSCTP_SLOTBITS) | (uintptr_t)(i + 1);
+out:
+	pthread_mutex_unlock(&tp_usrsctp_mu);
+	return id;
+}
+
+/* The slot of an id, or NULL; under tp_usrsctp_mu. */
+static struct tp_usrsctp_slot *
+tp_usrsctp_reg_get(uintptr_t id)
+{
+	size_t i = (size_t)(id & ((1u << TP_USRSCTP_SLOTBITS) - 1));
+
+	if (i == 0 || i > tp_usrsctp_nslots)
+		return NULL;
+	if (tp_usrsctp_slots[i - 1].efd == -1 ||
+	    tp_usrsctp_slots[i - 1].gen != id >> TP_USRSCTP_SLOTBITS)
+		return NULL;
+	return &tp_usrsctp_slots[i - 1];
+}
+
+static void
+tp_usrsctp_reg_del(uintptr_t id)
+{
+	struct tp_usrsctp_slot *s;
+
+	pthread_mutex_lock(&tp_usrsctp_mu);
+	if ((s = tp_usrsctp_reg_get(id)) != NULL) {
+		s->efd = -1;
+		s->next = tp_usrsctp_free;
+		tp_usrsctp_free = (size_t)(s - tp_usrsctp_slots);
+		tp_usrsctp_nused--;
+	}
+	pthread_mutex_unlock(&tp_usrsctp_mu);
+}
+
+/* Called by usrsctp's threads. */
+static void
+tp_usrsctp_upcall(struct socket *so, void *arg, int flags)
+{
+	struct tp_usrsctp_slot *s;
+	uint64_t one = 1;
+
+	(void)so;
+	(void)flags;
+	pthread_mutex_lock(&tp_usrsctp_mu);
+	if ((s = tp_usrsctp_reg_get((uintptr_t)arg)) != NULL && !s->signaled) {
+		s->signaled = 1;
+		if (write(s->efd, &one, sizeof(one)) == -1)
+			s->signaled = 0; /* cannot happen short of a full counter: try next time */
+	}
+	pthread_mutex_unlock(&tp_usrsctp_mu);
+}
+
+/* Take the wake-up; what changed is read afterwards, so none is lost. */
+static void
+tp_usrsctp_drain(uintptr_t id, int efd)
+{
+	struct tp_usrsctp_slot *s;
+	uint64_t v;
+
+	pthread_mutex_lock(&tp_usrsctp_mu);
+	if ((s = tp_usrsctp_reg_get(id)) != NULL)
+		s->signaled = 0;
+	pthread_mutex_unlock(&tp_usrsctp_mu);
+	while (read(efd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		;
+}
+
+/* An eventfd and a registered id for a socket, with the upcall pointed at it. */
+static int
+tp_usrsctp_wake_new(struct socket *so, int *efd, uintptr_t *id, char *err, size_t errlen)
+{
+	if ((*efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) == -1) {
+		tp_seterr(err, errlen, "eventfd: %s", strerror(errno));
+		return -1;
+	}
+	if ((*id = tp_usrsctp_reg_add(*efd)) == 0) {
+		tp_seterr(err, errlen, "out of memory");
+		close(*efd);
+		*efd = -1;
+		return -1;
+	}
+	usrsctp_set_upcall(so, tp_usrsctp_upcall, (void *)*id);
+	return 0;
+}
+
+/* Close a socket and its wake-up, in the order that keeps the upcall harmless. */
+static void
+tp_usrsctp_wake_free(struct socket *so, int efd, uintptr_t id)
+{
+	if (so != NULL) {
+		/* The upcall function stays: usrsctp tests and calls it without a lock. */
+		usrsctp_set_upcall(so, tp_usrsctp_upcall, NULL);
+		usrsctp_close(so);
+	}
+	tp_usrsctp_reg_del(id);
+	if (efd != -1)
+		close(efd);
+}
+
+/* The process's stack: one, on one UDP port, started on first use. */
+static int
+tp_usrsctp_port_free(uint16_t port, char *err, size_t errlen)
+{
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+	int fd, one = 1, e = 0;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(port);
+	sin.sin_addr.s_addr = htonl(INADDR_ANY);
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1) {
+		tp_seterr(err, errlen, "UDP socket: %s", strerror(errno));
+		return -1;
+	}
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1)
+		e = errno;
+	close(fd);
+	if (e == 0 && (fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0)) != -1) {
+		memset(&sin6, 0, sizeof(sin6));
+		sin6.sin6_family = AF_INET6;
+		sin6.sin6_port = htons(port);
+		sin6.sin6_addr = in6addr_any;
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+		if (bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) == -1 && errno != EADDRNOTAVAIL)
+			e = errno;
+		close(fd);
+	}
+	if (e == EADDRINUSE) {
+		tp_seterr(err, errlen, "UDP port %u in use", port);
+		return -1;
+	}
+	if (e != 0) {
+		tp_seterr(err, errlen, "UDP port %u: %s", port, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * As root, usrsctp also opens raw IP sockets for SCTP. They would see the kernel's own SCTP
+ * traffic and answer it with ABORTs. UDP encapsulation is all this type uses, so the stack is
+ * started without CAP_NET_RAW in this thread's effective set (its threads inherit that), and
+ * the capability is given back afterwards.
+ */
+static void
+tp_usrsctp_init(uint16_t port)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct saved[2], noraw[2];
+	int dropped = 0;
+
+	if (syscall(SYS_capget, &h, saved) == 0 && (saved[0].effective & (1u << CAP_NET_RAW))) {
+		memcpy(noraw, saved, sizeof(noraw));
+		noraw[0].effective &= ~(1u << CAP_NET_RAW);
+		dropped = syscall(SYS_capset, &h, noraw) == 0;
+	}
+	usrsctp_init(port, NULL, NULL);
+	if (dropped)
+		syscall(SYS_capset, &h, saved);
+}
+
+/* Closed associations still shut down gracefully in the stack's threads: let them finish. */
+static void
+tp_usrsctp_atexit(void)
+{
+	size_t open;
+	int i;
+
+	pthread_mutex_lock(&tp_usrsctp_mu);
+	open = tp_usrsctp_nused;
+	pthread_mutex_unlock(&tp_usrsctp_mu);
+	for (i = 0; i < 60; i++) {
+		if (usrsctp_finish() == 0 || open > 0)
+			return;
+		usleep(50000);
+	}
+}
+
+static int
+tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen)
+{
+	static int atexit_done;
+	uint16_t port = o->udp_port ? o->udp_port : TP_USRSCTP_PORT;
+
+	if (tp_usrsctp_udp != 0) {
+		if (o->udp_port != 0 && o->udp_port != tp_usrsctp_udp) {
+			tp_seterr(err, errlen, "this process's usrsctp stack runs on UDP port %u, "
+			    "not %u (one port per process)", tp_usrsctp_udp, o->udp_port);
+			return -1;
+		}
+		return 0;
+	}
+	/* A usrsctp_init on a taken port fails silently: find out first. */
+	if (tp_usrsctp_port_free(port, err, errlen) == -1)
+		return -1;
+	tp_usrsctp_init(port);
+	if (tp_usrsctp_port_free(port, err, errlen) == 0) {
+		tp_seterr(err, errlen, "UDP port %u: the usrsctp stack could not bind it", port);
+		usrsctp_finish();
+		return -1;
+	}
+	usrsctp_sysctl_set_sctp_no_csum_on_loopback(0); /* always CRC32c, as peers expect */
+	usrsctp_sysctl_set_sctp_blackhole(0);           /* INIT to a closed port gets an ABORT */
+	tp_usrsctp_udp = port;
+	if (!atexit_done) {
+		atexit(tp_usrsctp_atexit);
+		atexit_done = 1;
+	}
+	return 0;
+}
+
+/* Error texts. */
+static int
+tp_usrsctp_errno(char *err, size_t errlen, const char *what)
+{
+	tp_seterr(err, errlen, "%s: %s", what, strerror(errno));
+	return -1;
+}
+
+static const char *
+tp_usrsctp_reason(int e)
+{
+	switch (e) {
+	case ECONNREFUSED:
+		return "connection refused (the peer answered INIT with ABORT)";
+	case ECONNRESET:
+		return "association aborted by peer";
+	case ETIMEDOUT:
+		return "connection timed out (no answer to INIT)";
+	case ECONNABORTED:
+		return "association lost: peer unreachable (retransmissions exhausted)";
+	case -1:
+		return "the association could not be started (refused, or no answer)";
+	case EPIPE:
+		return "the association is shut down";
+	case ENOTCONN:
+		return "not connected (the association is closed)";
+	case 0:
+		return "association lost";
+	default:
+		return strerror(e);
+	}
+}
+
+static int
+tp_usrsctp_soerror(struct socket *so)
+{
+	socklen_t len = sizeof(int);
+	int e = 0;
+
+	if (usrsctp_getsockopt(so, SOL_SOCKET, SO_ERROR, &e, &len) == -1)
+		return 0;
+	return e;
+}
+
+/* The association is gone: e is an errno, 0 or -1 where the stack has not said why yet. */
+static int
+tp_usrsctp_fail(struct tp_conn *c, int e)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+
+	if (u->failed && u->vague && e > 0)
+		u->failed = 0;
+	if (!u->failed) {
+		tp_seterr(c->err, sizeof(c->err), "%s", tp_usrsctp_reason(e));
+		u->vague = e <= 0;
+	}
+	u->failed = 1;
 	return TP_ERROR;
+}
+
+/* Once failed, every call says so; with the stack's reason as soon as it has one. */
+static int
+tp_usrsctp_failed(struct tp_conn *c)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	int e;
+
+	if (u->vague && (e = tp_usrsctp_soerror(u->so)) != 0)
+		tp_usrsctp_fail(c, e);
+	return TP_ERROR;
+}
+
+/* Socket options. */
+static int
+tp_usrsctp_setopt(struct socket *so, int level, int name, const void *val, socklen_t len,
+    const char *what, char *err, size_t errlen)
+{
+	if (usrsctp_setsockopt(so, level, name, val, len) == -1)
+		return tp_usrsctp_errno(err, errlen, what);
+	return 0;
+}
+
+/* What an association keeps of its socket: for connecting, listening and accepted sockets. */
+static int
+tp_usrsctp_connopts(struct socket *so, const struct tp_opts *o, char *err, size_t errlen)
+{
+	static const uint16_t evs[] = {
+		SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE, SCTP_SEND_FAILED_EVENT, SCTP_SHUTDOWN_EVENT
+	};
+	struct sctp_event ev;
+	int one = 1;
+	size_t i;
+
+	if (usrsctp_set_non_blocking(so, 1) == -1)
+		return tp_usrsctp_errno(err, errlen, "non-blocking");
+	if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_RECVRCVINFO, &one, sizeof(one),
+	    "SCTP_RECVRCVINFO", err, errlen) == -1)
+		return -1;
+	memset(&ev, 0, sizeof(ev));
+	ev.se_assoc_id = SCTP_FUTURE_ASSOC;
+	ev.se_on = 1;
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		ev.se_type = evs[i];
+		if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev), "SCTP_EVENT",
+		    err, errlen) == -1)
+			return -1;
+	}
+	if (o->nodelay && tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_NODELAY, &one, sizeof(one),
+	    "SCTP_NODELAY", err, errlen) == -1)
+		return -1;
+	if (o->sndbuf > 0 && tp_usrsctp_setopt(so, SOL_SOCKET, SO_SNDBUF, &o->sndbuf,
+	    sizeof(o->sndbuf), "SO_SNDBUF", err, errlen) == -1)
+		return -1;
+	if (o->rcvbuf > 0 && tp_usrsctp_setopt(so, SOL_SOCKET, SO_RCVBUF, &o->rcvbuf,
+	    sizeof(o->rcvbuf), "SO_RCVBUF", err, errlen) == -1)
+		return -1;
+	return 0;
+}
+
+/* What an association is set up with: before connect and listen. */
+static int
+tp_usrsctp_sockopts(struct socket *so, int family, const struct tp_opts *o, char *err,
+    size_t errlen)
+{
+	uint16_t streams = o->streams ? o->streams : TP_USRSCTP_STREAMS;
+	struct sctp_initmsg im;
+	struct sctp_rtoinfo rto;
+	struct sctp_paddrparams pp;
+	struct sctp_udpencaps ue;
+
+	if (tp_usrsctp_connopts(so, o, err, errlen) == -1)
+		return -1;
+	memset(&im, 0, sizeof(im));
+	im.sinit_num_ostreams = streams;
+	im.sinit_max_instreams = streams;
+	if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof(im), "SCTP_INITMSG",
+	    err, errlen) == -1)
+		return -1;
+	if (o->rto_min_ms || o->rto_initial_ms || o->rto_max_ms) {
+		memset(&rto, 0, sizeof(rto)); /* 0 keeps the stack's value */
+		rto.srto_assoc_id = SCTP_FUTURE_ASSOC;
+		rto.srto_min = o->rto_min_ms;
+		rto.srto_initial = o->rto_initial_ms;
+		rto.srto_max = o->rto_max_ms;
+		if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_RTOINFO, &rto, sizeof(rto),
+		    "SCTP_RTOINFO", err, errlen) == -1)
+			return -1;
+	}
+	if (o->path_max_retrans > 0) {
+		memset(&pp, 0, sizeof(pp));
+		pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
+		pp.spp_pathmaxrxt = (uint16_t)o->path_max_retrans;
+		if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp),
+		    "SCTP_PEER_ADDR_PARAMS", err, errlen) == -1)
+			return -1;
+	}
+	memset(&ue, 0, sizeof(ue));
+	ue.sue_address.ss_family = (sa_family_t)family;
+	ue.sue_assoc_id = SCTP_FUTURE_ASSOC;
+	ue.sue_port = htons(o->udp_remote_port ? o->udp_remote_port : TP_USRSCTP_PORT);
+	return tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue, sizeof(ue),
+	    "SCTP_REMOTE_UDP_ENCAPS_PORT", err, errlen);
+}
+
+static int
+tp_usrsctp_family(const struct tp_addrs *a)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->a[i].ss_family == AF_INET6)
+			return AF_INET6;
+	return AF_INET;
+}
+
+static uint16_t
+tp_usrsctp_port_of(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	if (sa->sa_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	return 0;
+}
+
+/* The first address with bind, the others added with bindx. */
+static int
+tp_usrsctp_bind(struct socket *so, const struct tp_addrs *a, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	char s[64];
+	int i, rc;
+
+	for (i = 0; i < a->n; i++) {
+		ss = a->a[i];
+		if (i == 0)
+			rc = usrsctp_bind(so, (struct sockaddr *)&ss, a->len[i]);
+		else
+			rc = usrsctp_bindx(so, (struct sockaddr *)&ss, 1, SCTP_BINDX_ADD_ADDR);
+		if (rc == 0)
+			continue;
+		tp_addr_str((struct sockaddr *)&ss, a->len[i], s, sizeof(s));
+		if (errno == EADDRINUSE)
+			tp_seterr(err, errlen, "%s: address already in use", s);
+		else if (errno == EADDRNOTAVAIL)
+			tp_seterr(err, errlen, "%s: address not available on this host", s);
+		else
+			tp_seterr(err, errlen, "bind %s: %s", s, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+tp_usrsctp_sstatus(struct socket *so, struct sctp_status *st)
+{
+	socklen_t len = sizeof(*st);
+
+	memset(st, 0, sizeof(*st));
+	return usrsctp_getsockopt(so, IPPROTO_SCTP, SCTP_STATUS, st, &len);
+}
+
+/* Fewer outbound streams than asked is the peer's right; say so once. */
+static void
+tp_usrsctp_streams_note(struct tp_conn *c)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	uint16_t asked = c->streams_asked ? c->streams_asked : TP_USRSCTP_STREAMS;
+
+	if (u->noted)
+		return;
+	u->noted = 1;
+	if (c->streams_out < asked)
+		tp_note(c, "peer granted %u of the %u outbound streams asked for", c->streams_out,
+		    asked);
+}
+
+static void
+tp_usrsctp_up(struct tp_conn *c, const struct sctp_status *st)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+
+	u->up = 1;
+	if (st->sstat_outstrms > 0)
+		c->streams_out = st->sstat_outstrms;
+	if (st->sstat_instrms > 0)
+		c->streams_in = st->sstat_instrms;
+	tp_usrsctp_streams_note(c);
+}
+
+/* Notifications: consumed here, told through tp_note(), never returned as data. */
+static const char *
+tp_usrsctp_paddr_state(uint32_t state)
+{
+	switch (state) {
+	case SCTP_ADDR_AVAILABLE:
+		return "available";
+	case SCTP_ADDR_UNREACHABLE:
+		return "unreachable";
+	case SCTP_ADDR_REMOVED:
+		return "removed";
+	case SCTP_ADDR_ADDED:
+		return "added";
+	case SCTP_ADDR_MADE_PRIM:
+		return "made primary";
+	case SCTP_ADDR_CONFIRMED:
+		return "confirmed";
+	default:
+		return "changed";
+	}
+}
+
+static void
+tp_usrsctp_assoc_change(struct tp_conn *c, const struct sctp_assoc_change *ac)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	int e;
+
+	switch (ac->sac_state) {
+	case SCTP_COMM_UP:
+	case SCTP_RESTART:
+		if (ac->sac_outbound_streams > 0)
+			c->streams_out = ac->sac_outbound_streams;
+		if (ac->sac_inbound_streams > 0)
+			c->streams_in = ac->sac_inbound_streams;
+		tp_note(c, "association %s: %u inbound, %u outbound streams",
+		    ac->sac_state == SCTP_COMM_UP ? "up" : "restarted", c->streams_in,
+		    c->streams_out);
+		tp_usrsctp_streams_note(c);
+		break;
+	case SCTP_COMM_LOST:
+		tp_note(c, "association lost (cause %u)", ac->sac_error);
+		tp_usrsctp_fail(c, tp_usrsctp_soerror(u->so));
+		break;
+	case SCTP_CANT_STR_ASSOC:
+		tp_note(c, "association could not be started (cause %u)", ac->sac_error);
+		e = tp_usrsctp_soerror(u->so);
+		tp_usrsctp_fail(c, e ? e : -1);
+		break;
+	case SCTP_SHUTDOWN_COMP:
+		tp_note(c, "shutdown complete");
+		u->shut = 1;
+		break;
+	default:
+		tp_note(c, "association change %u", ac->sac_state);
+		break;
+	}
+}
+
+static void
+tp_usrsctp_notification(struct tp_conn *c, const union sctp_notification *n, size_t len)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	char addr[64];
+
+	switch (n->sn_header.sn_type) {
+	case SCTP_ASSOC_CHANGE:
+		if (len >= sizeof(n->sn_assoc_change))
+			tp_usrsctp_assoc_change(c, &n->sn_assoc_change);
+		break;
+	case SCTP_PEER_ADDR_CHANGE:
+		if (len < sizeof(n->sn_paddr_change))
+			break;
+		tp_addr_str((const struct sockaddr *)&n->sn_paddr_change.spc_aaddr,
+		    sizeof(n->sn_paddr_change.spc_aaddr), addr, sizeof(addr));
+		tp_note(c, "peer address %s %s", addr,
+		    tp_usrsctp_paddr_state(n->sn_paddr_change.spc_state));
+		break;
+	case SCTP_SEND_FAILED_EVENT:
+		if (len < sizeof(n->sn_send_failed_event))
+			break;
+		tp_note(c, "send failed: %u bytes on stream %u %s (error %u)",
+		    (unsigned)(n->sn_send_failed_event.ssfe_length -
+		    sizeof(n->sn_send_failed_event)), n->sn_send_failed_event.ssfe_info.snd_sid,
+		    (n->sn_send_failed_event.ssfe_flags & SCTP_DATA_SENT) ? "were sent, not acked" :
+		    "were never sent", n->sn_send_failed_event.ssfe_error);
+		break;
+	case SCTP_SHUTDOWN_EVENT:
+		tp_note(c, "peer shut down the association");
+		u->shut = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+tp_usrsctp_note_piece(struct tp_conn *c, const void *p, size_t n, int flags)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	size_t room = sizeof(u->nbuf) - u->nlen;
+
+	memcpy(u->nbuf.b + u->nlen, p, n < room ? n : room);
+	u->nlen += n < room ? n : room;
+	if (!(flags & MSG_EOR))
+		return;
+	if (u->nlen >= sizeof(u->nbuf.n.sn_header))
+		tp_usrsctp_notification(c, &u->nbuf.n, u->nlen);
+	u->nlen = 0;
+}
+
+/* Consume the notifications at the head of the receive queue; stop before data. */
+static void
+tp_usrsctp_notes(struct tp_conn *c, int tell)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	unsigned char buf[512];
+	struct sctp_rcvinfo rcv;
+	unsigned int infotype;
+	socklen_t infolen;
+	ssize_t n;
+	int i, flags;
+
+	for (i = 0; i < TP_USRSCTP_READS; i++) {
+		infolen = sizeof(rcv);
+		infotype = 0;
+		flags = MSG_PEEK;
+		n = usrsctp_recvv(u->so, buf, sizeof(buf), NULL, NULL, &rcv, &infolen, &infotype,
+		    &flags);
+		if (n <= 0 || !(flags & MSG_NOTIFICATION))
+			return;
+		infolen = sizeof(rcv);
+		flags = 0;
+		n = usrsctp_recvv(u->so, buf, sizeof(buf), NULL, NULL, &rcv, &infolen, &infotype,
+		    &flags);
+		if (n <= 0 || !(flags & MSG_NOTIFICATION))
+			return;
+		if (tell)
+			tp_usrsctp_note_piece(c, buf, (size_t)n, flags);
+	}
+}
+
+/* Readiness, from the stack's own view of the socket. */
+static unsigned
+tp_usrsctp_ready(struct tp_conn *c)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	unsigned r = 0;
+	int e;
+
+	if ((e = usrsctp_get_events(u->so)) < 0)
+		return EV_ERROR | EV_READ | EV_WRITE;
+	if (e & SCTP_EVENT_READ)
+		r |= EV_READ;
+	if ((e & SCTP_EVENT_WRITE) && !u->wblocked)
+		r |= EV_WRITE;
+	if (e & SCTP_EVENT_ERROR)
+		r |= EV_ERROR | EV_READ | EV_WRITE;
+	return r;
+}
+
+static unsigned
+tp_usrsctp_pending(struct tp_conn *c)
+{
+	return tp_usrsctp_ready(c);
+}
+
+static void
+tp_usrsctp_wake(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct tp_conn *c = arg;
+	struct tp_usrsctp_conn *u = c->impl;
+	unsigned ev;
+
+	(void)loop;
+	(void)fd;
+	(void)events;
+	tp_usrsctp_drain(u->id, u->efd);
+	u->wblocked = 0; /* the stack moved: a send may fit now */
+	if ((ev = tp_usrsctp_ready(c) & (c->want | EV_ERROR)) != 0)
+		tp_fire(c, ev);
+}
+
+static void
+tp_usrsctp_tick(struct ev_loop *loop, void *arg)
+{
+	struct tp_conn *c = arg;
+	struct tp_usrsctp_conn *u = c->impl;
+	unsigned ev;
+
+	ev_timer_start(loop, &u->tick, TP_USRSCTP_TICK_US, tp_usrsctp_tick, c);
+	u->wblocked = 0;
+	if ((ev = tp_usrsctp_ready(c) & (c->want | EV_ERROR)) != 0)
+		tp_fire(c, ev); /* may free c: nothing after this */
+}
+
+static int
+tp_usrsctp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+
+	if (events == 0) {
+		ev_fd_del(loop, u->efd);
+		ev_timer_stop(loop, &u->tick);
+		return TP_OK;
+	}
+	if (ev_fd_set(loop, u->efd, EV_READ, tp_usrsctp_wake, c) == -1) {
+		tp_seterr(c->err, sizeof(c->err), "event loop: %s", strerror(errno));
+		return TP_ERROR;
+	}
+	if (!ev_timer_armed(&u->tick))
+		ev_timer_start(loop, &u->tick, TP_USRSCTP_TICK_US, tp_usrsctp_tick, c);
+	return TP_OK;
+}
+
+/* Connections. */
+static int
+tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, char *err, size_t errlen)
+{
+	struct tp_usrsctp_conn *u;
+
+	if ((u = calloc(1, sizeof(*u))) == NULL) {
+		tp_seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	u->so = so;
+	if (tp_usrsctp_wake_new(so, &u->efd, &u->id, err, errlen) == -1) {
+		free(u);
+		return -1;
+	}
+	c->impl = u;
+	return 0;
+}
+
+static void
+tp_usrsctp_close(struct tp_conn *c)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+
+	if (u == NULL)
+		return;
+	/* Unread notifications would count as unread data and turn the close into an ABORT. */
+	tp_usrsctp_notes(c, 0);
+	tp_usrsctp_wake_free(u->so, u->efd, u->id);
+	free(u);
+	c->impl = NULL;
 }
 
 static int
 tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_opts *o)
 {
-	(void)a; (void)o;
-	tp_seterr(c->err, sizeof(c->err), "not implemented yet");
+	unsigned char packed[TP_MAXADDRS * sizeof(struct sockaddr_storage)];
+	int family = tp_usrsctp_family(a), i, rc;
+	struct sockaddr_storage ss;
+	struct socket *so = NULL;
+	struct tp_addrs local;
+	size_t plen = 0;
+
+	if (tp_usrsctp_stack(o, c->err, sizeof(c->err)) == -1)
+		return TP_ERROR;
+	tp_addr_str((const struct sockaddr *)&a->a[0], a->len[0], c->peer, sizeof(c->peer));
+	if (tp_usrsctp_port_of((const struct sockaddr *)&a->a[0]) == 0) {
+		tp_seterr(c->err, sizeof(c->err), "port 0: nothing to connect to");
+		return TP_ERROR;
+	}
+	if ((so = usrsctp_socket(family, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL)) == NULL) {
+		tp_usrsctp_errno(c->err, sizeof(c->err), "usrsctp socket");
+		return TP_ERROR;
+	}
+	if (tp_usrsctp_sockopts(so, family, o, c->err, sizeof(c->err)) == -1)
+		goto bad;
+	if (o->local != NULL) {
+		if (tp_addrs_parse(o->local, AF_UNSPEC, &local, c->err, sizeof(c->err)) == -1 ||
+		    tp_usrsctp_bind(so, &local, c->err, sizeof(c->err)) == -1)
+			goto bad;
+	}
+	if (tp_usrsctp_conn_new(c, so, c->err, sizeof(c->err)) == -1)
+		goto bad;
+	if (a->n == 1) {
+		ss = a->a[0];
+		rc = usrsctp_connect(so, (struct sockaddr *)&ss, a->len[0]);
+	} else {
+		for (i = 0; i < a->n; i++) {
+			memcpy(packed + plen, &a->a[i], a->len[i]);
+			plen += a->len[i];
+		}
+		rc = usrsctp_connectx(so, (struct sockaddr *)packed, a->n, NULL);
+	}
+	/* Non-blocking, yet an answer as quick as an ABORT from this very stack is told here. */
+	if (rc == -1 && errno != EINPROGRESS) {
+		tp_seterr(c->err, sizeof(c->err), "%s", tp_usrsctp_reason(errno));
+		goto bad;
+	}
+	return TP_OK;
+bad:
+	if (c->impl != NULL)
+		tp_usrsctp_close(c);
+	else
+		usrsctp_close(so);
 	return TP_ERROR;
+}
+
+static int
+tp_usrsctp_finish(struct tp_conn *c)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	struct sctp_status st;
+	int e;
+
+	if (u->failed)
+		return tp_usrsctp_failed(c);
+	if (u->up)
+		return TP_OK;
+	tp_usrsctp_notes(c, 1); /* COMM_UP or CANT_STR_ASSOC may be waiting */
+	if (u->failed)
+		return tp_usrsctp_failed(c);
+	if ((e = tp_usrsctp_soerror(u->so)) != 0)
+		return tp_usrsctp_fail(c, e);
+	if (tp_usrsctp_sstatus(u->so, &st) == -1)
+		return tp_usrsctp_fail(c, ECONNREFUSED);
+	switch (st.sstat_state) {
+	case SCTP_COOKIE_WAIT:
+	case SCTP_COOKIE_ECHOED:
+		return TP_RETRY;
+	case SCTP_CLOSED:
+		return tp_usrsctp_fail(c, 0);
+	default:
+		tp_usrsctp_up(c, &st);
+		return TP_OK;
+	}
+}
+
+/* Give the send buffer room for a message larger than it: a message is taken whole. */
+static int
+tp_usrsctp_grow(struct tp_usrsctp_conn *u, size_t len)
+{
+	int size = len > INT_MAX / 2 ? INT_MAX : (int)(2 * len);
+
+	return usrsctp_setsockopt(u->so, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+}
+
+static int
+tp_usrsctp_send(struct tp_conn *c, const void *buf, size_t len, const struct tp_msginfo *mi,
+    size_t *sent)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	struct sctp_sendv_spa spa;
+	ssize_t n;
+	int rc, tries, e;
+
+	*sent = 0;
+	if (u->failed)
+		return tp_usrsctp_failed(c);
+	if (!u->up && (rc = tp_usrsctp_finish(c)) != TP_OK)
+		return rc;
+	if (mi->stream >= c->streams_out) {
+		tp_seterr(c->err, sizeof(c->err), "stream %u out of range: the association has %u "
+		    "outbound stream%s", mi->stream, c->streams_out, c->streams_out == 1 ? "" : "s");
+		return TP_ERROR;
+	}
+	if (len == 0)
+		return TP_OK; /* SCTP has no empty messages */
+	memset(&spa, 0, sizeof(spa));
+	spa.sendv_flags = SCTP_SEND_SNDINFO_VALID | SCTP_SEND_PRINFO_VALID;
+	spa.sendv_sndinfo.snd_sid = mi->stream;
+	spa.sendv_sndinfo.snd_flags = (mi->flags & TP_F_UNORDERED) ? SCTP_UNORDERED : 0;
+	spa.sendv_sndinfo.snd_ppid = htonl(mi->ppid);
+	spa.sendv_prinfo.pr_policy = mi->lifetime_ms > 0 ? SCTP_PR_SCTP_TTL : SCTP_PR_SCTP_NONE;
+	spa.sendv_prinfo.pr_value = mi->lifetime_ms;
+	for (tries = 0;; tries++) {
+		n = usrsctp_sendv(u->so, buf, len, NULL, 0, &spa, sizeof(spa), SCTP_SENDV_SPA, 0);
+		if (n >= 0) {
+			*sent = (size_t)n;
+			return TP_OK;
+		}
+		e = errno;
+		if (e == EWOULDBLOCK || e == EAGAIN) {
+			u->wblocked = 1;
+			return TP_RETRY;
+		}
+		if (e == EMSGSIZE && tries == 0 && tp_usrsctp_grow(u, len) == 0)
+			continue;
+		break;
+	}
+	switch (e) {
+	case ECONNRESET:
+	case ECONNABORTED:
+	case ETIMEDOUT:
+	case ECONNREFUSED:
+		return tp_usrsctp_fail(c, e);
+	case EPIPE:
+	case ENOTCONN:
+		tp_seterr(c->err, sizeof(c->err), "send: %s", u->shut ?
+		    "the peer shut down the association" : tp_usrsctp_reason(e));
+		return TP_ERROR;
+	default:
+		tp_seterr(c->err, sizeof(c->err), "send of %zu bytes on stream %u: %s", len,
+		    mi->stream, strerror(e));
+		return TP_ERROR;
+	}
+}
+
+static int
+tp_usrsctp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, size_t *got)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	struct sockaddr_storage from;
+	struct sctp_rcvinfo rcv;
+	unsigned int infotype;
+	socklen_t infolen, fromlen;
+	ssize_t n;
+	int i, flags, e;
+
+	if (u->failed)
+		return tp_usrsctp_failed(c);
+	if (cap == 0)
+		return TP_OK;
+	for (i = 0; i < TP_USRSCTP_READS; i++) {
+		memset(&rcv, 0, sizeof(rcv));
+		infolen = sizeof(rcv);
+		fromlen = sizeof(from);
+		infotype = 0;
+		flags = 0;
+		n = usrsctp_recvv(u->so, buf, cap, (struct sockaddr *)&from, &fromlen, &rcv,
+		    &infolen, &infotype, &flags);
+		if (n > 0 && (flags & MSG_NOTIFICATION)) {
+			tp_usrsctp_note_piece(c, buf, (size_t)n, flags);
+			if (u->failed)
+				return tp_usrsctp_failed(c);
+			continue;
+		}
+		if (n > 0) {
+			*got = (size_t)n;
+			if (infotype == SCTP_RECVV_RCVINFO) {
+				mi->stream = rcv.rcv_sid;
+				mi->ppid = ntohl(rcv.rcv_ppid);
+				if (rcv.rcv_flags & SCTP_UNORDERED)
+					mi->flags |= TP_F_UNORDERED;
+			}
+			if (flags & MSG_EOR)
+				mi->flags |= TP_F_EOR;
+			return TP_OK;
+		}
+		if (n == 0)
+			return TP_EOF;
+		e = errno;
+		switch (e) {
+		case EWOULDBLOCK:
+#if EAGAIN != EWOULDBLOCK
+		case EAGAIN:
+#endif
+		case EINTR:
+			return TP_RETRY;
+		case ENOTCONN:
+			return TP_EOF; /* closed without an abort */
+		case ECONNRESET:
+		case ECONNABORTED:
+		case ETIMEDOUT:
+		case ECONNREFUSED:
+			return tp_usrsctp_fail(c, e);
+		default:
+			tp_seterr(c->err, sizeof(c->err), "recv: %s", strerror(e));
+			return TP_ERROR;
+		}
+	}
+	return TP_RETRY; /* a run of notifications: pending() brings us back */
+}
+
+static int
+tp_usrsctp_status(struct tp_conn *c, struct tp_status *st)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	struct sockaddr *addrs;
+	struct sctp_status ss;
+	int n;
+
+	if (tp_usrsctp_sstatus(u->so, &ss) == -1) {
+		tp_seterr(c->err, sizeof(c->err), "SCTP_STATUS: %s", u->failed ? c->err :
+		    "no association");
+		return TP_ERROR;
+	}
+	st->streams_in = ss.sstat_instrms;
+	st->streams_out = ss.sstat_outstrms;
+	st->srtt_ms = ss.sstat_primary.spinfo_srtt;
+	st->rto_ms = ss.sstat_primary.spinfo_rto;
+	st->cwnd = ss.sstat_primary.spinfo_cwnd;
+	st->unacked = ss.sstat_unackdata;
+	if ((n = usrsctp_getpaddrs(u->so, 0, &addrs)) > 0) {
+		st->naddrs = (uint32_t)n;
+		usrsctp_freepaddrs(addrs);
+	}
+	tp_addr_str((const struct sockaddr *)&ss.sstat_primary.spinfo_address,
+	    sizeof(ss.sstat_primary.spinfo_address), st->primary, sizeof(st->primary));
+	return TP_OK;
+}
+
+/* Listeners. */
+static void
+tp_usrsctp_lclose(struct tp_listener *l)
+{
+	struct tp_usrsctp_listener *u = l->impl;
+
+	if (u == NULL)
+		return;
+	tp_usrsctp_wake_free(u->so, u->efd, u->id);
+	free(u);
+	l->impl = NULL;
+}
+
+static int
+tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct tp_opts *o)
+{
+	int family = tp_usrsctp_family(a), n;
+	struct tp_usrsctp_listener *u = NULL;
+	struct sockaddr_storage ss;
+	struct sockaddr *addrs;
+	struct socket *so;
+	uint16_t port;
+
+	if (tp_usrsctp_stack(o, l->err, sizeof(l->err)) == -1)
+		return TP_ERROR;
+	if ((so = usrsctp_socket(family, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL)) == NULL) {
+		tp_usrsctp_errno(l->err, sizeof(l->err), "usrsctp socket");
+		return TP_ERROR;
+	}
+	if ((u = calloc(1, sizeof(*u))) == NULL) {
+		tp_seterr(l->err, sizeof(l->err), "out of memory");
+		goto bad;
+	}
+	u->so = so;
+	u->efd = -1;
+	if (tp_usrsctp_sockopts(so, family, o, l->err, sizeof(l->err)) == -1 ||
+	    tp_usrsctp_bind(so, a, l->err, sizeof(l->err)) == -1)
+		goto bad;
+	if (usrsctp_listen(so, o->backlog > 0 ? o->backlog : 511) == -1) {
+		tp_usrsctp_errno(l->err, sizeof(l->err), "listen");
+		goto bad;
+	}
+	if (tp_usrsctp_wake_new(so, &u->efd, &u->id, l->err, sizeof(l->err)) == -1)
+		goto bad;
+	l->impl = u;
+	/* The bound address, with the port the stack chose for port 0. */
+	ss = a->a[0];
+	if ((n = usrsctp_getladdrs(so, 0, &addrs)) > 0) {
+		port = htons(tp_usrsctp_port_of(addrs));
+		if (ss.ss_family == AF_INET)
+			((struct sockaddr_in *)&ss)->sin_port = port;
+		else
+			((struct sockaddr_in6 *)&ss)->sin6_port = port;
+		usrsctp_freeladdrs(addrs);
+	}
+	tp_addr_str((struct sockaddr *)&ss, a->len[0], l->local, sizeof(l->local));
+	return TP_OK;
+bad:
+	usrsctp_close(so);
+	free(u);
+	return TP_ERROR;
+}
+
+static int
+tp_usrsctp_accept(struct tp_listener *l, struct tp_conn *c)
+{
+	struct tp_usrsctp_listener *lu = l->impl;
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	struct sctp_status st;
+	struct socket *so;
+
+	memset(&ss, 0, sizeof(ss));
+	if ((so = usrsctp_accept(lu->so, (struct sockaddr *)&ss, &len)) == NULL) {
+		if (errno == EWOULDBLOCK || errno == EAGAIN || errno == EINTR ||
+		    errno == ECONNABORTED)
+			return TP_RETRY;
+		tp_usrsctp_errno(l->err, sizeof(l->err), "accept");
+		return TP_ERROR;
+	}
+	if (tp_usrsctp_connopts(so, &l->opts, l->err, sizeof(l->err)) == -1 ||
+	    tp_usrsctp_conn_new(c, so, l->err, sizeof(l->err)) == -1) {
+		usrsctp_close(so);
+		return TP_ERROR;
+	}
+	if (len > 0 && ss.ss_family != 0)
+		tp_addr_str((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
+	if (tp_usrsctp_sstatus(so, &st) == 0)
+		tp_usrsctp_up(c, &st);
+	else
+		((struct tp_usrsctp_conn *)c->impl)->up = 1;
+	return TP_OK;
+}
+
+/* A listener is level-triggered too: while connections wait, look again on the next turn. */
+static void
+tp_usrsctp_lcheck(struct ev_loop *loop, void *arg)
+{
+	struct tp_listener *l = arg;
+	struct tp_usrsctp_listener *u = l->impl;
+	int e = usrsctp_get_events(u->so);
+
+	if (e < 0 || (e & (SCTP_EVENT_READ | SCTP_EVENT_ERROR))) {
+		ev_defer(loop, tp_usrsctp_lcheck, l); /* undone by lwatch off if l goes away */
+		tp_lfire(l);
+	}
+}
+
+static void
+tp_usrsctp_lwake(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct tp_listener *l = arg;
+	struct tp_usrsctp_listener *u = l->impl;
+
+	(void)fd;
+	(void)events;
+	tp_usrsctp_drain(u->id, u->efd);
+	tp_usrsctp_lcheck(loop, l);
+}
+
+static int
+tp_usrsctp_lwatch(struct tp_listener *l, struct ev_loop *loop, int on)
+{
+	struct tp_usrsctp_listener *u = l->impl;
+
+	if (!on) {
+		ev_fd_del(loop, u->efd);
+		ev_undefer(loop, tp_usrsctp_lcheck, l);
+		return TP_OK;
+	}
+	if (ev_fd_set(loop, u->efd, EV_READ, tp_usrsctp_lwake, l) == -1) {
+		tp_seterr(l->err, sizeof(l->err), "event loop: %s", strerror(errno));
+		return TP_ERROR;
+	}
+	ev_defer(loop, tp_usrsctp_lcheck, l); /* connections that came before the watch */
+	return TP_OK;
 }
 
 const struct tp_type tp_type_usrsctp = {
 	.name = "usrsctp",
-	.help = "placeholder",
+	.help = "SCTP over UDP (RFC 6951), userspace stack (usrsctp)",
+	.caps = TP_CAP_MSG | TP_CAP_STREAMS | TP_CAP_UNORDERED | TP_CAP_PRSCTP |
+	    TP_CAP_MULTIHOME | TP_CAP_PPID,
 	.listen = tp_usrsctp_listen,
+	.accept = tp_usrsctp_accept,
+	.lwatch = tp_usrsctp_lwatch,
+	.lclose = tp_usrsctp_lclose,
 	.connect = tp_usrsctp_connect,
+	.finish = tp_usrsctp_finish,
+	.send = tp_usrsctp_send,
+	.recv = tp_usrsctp_recv,
+	.watch = tp_usrsctp_watch,
+	.pending = tp_usrsctp_pending,
+	.status = tp_usrsctp_status,
+	.close = tp_usrsctp_close,
 };

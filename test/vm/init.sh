@@ -16,6 +16,8 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
 uptime_s() { read -r up _ </proc/uptime; echo "$up"; }
+DEBUG=
+stage() { [ -z "$DEBUG" ] || echo "sctpapps-vm init: $(uptime_s) $*" >/dev/ttyS0; }
 
 finish() { # finish STATUS
 	echo "@@SCTPAPPS_VM_EXIT $1 $(uptime_s)@@" >/dev/ttyS0
@@ -30,21 +32,21 @@ fail() {
 	finish 125
 }
 
-JOB= OUT= MODDIR= LOAD=
+JOB=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sctpvm_job=*) JOB=${arg#sctpvm_job=} ;;
-	sctpvm_out=*) OUT=${arg#sctpvm_out=} ;;
-	sctpvm_moddir=*) MODDIR=${arg#sctpvm_moddir=} ;;
-	sctpvm_load=*) LOAD=$(echo "${arg#sctpvm_load=}" | tr , ' ') ;;
+	sctpvm_debug) DEBUG=1 ;;
 	esac
 done
 [ -n "$JOB" ] || fail "no sctpvm_job= on the kernel command line"
 
+stage start
 while read -r m; do
 	insmod "/mods/$m.ko" || fail "insmod $m failed"
 done </mods/order
 
+stage boot modules loaded
 mkdir -p /mnt/lower /mnt/rw
 i=0
 until mount -t virtiofs -o ro hostroot /mnt/lower 2>/dev/null; do
@@ -57,28 +59,38 @@ mkdir -p /mnt/rw/upper /mnt/rw/work $R
 mount -t overlay -o lowerdir=/mnt/lower,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work,index=off,xino=off,metacopy=off,redirect_dir=off \
 	overlay $R || fail "cannot mount the overlay"
 
+stage overlay mounted
+# the runner's job directory (same path as on the host): job.sh, moddir, load, out
+J=/mnt/lower$JOB
+[ -f "$J/job.sh" ] || fail "job $JOB/job.sh not visible through virtiofs"
+OUT= MODDIR= LOAD=
+[ -f "$J/out" ] && read -r OUT <"$J/out"
+[ -f "$J/moddir" ] && read -r MODDIR <"$J/moddir"
+[ -f "$J/load" ] && LOAD=$(cat "$J/load")
 KVER=$(uname -r)
 if [ -n "$MODDIR" ] && [ -d "/mnt/lower$MODDIR" ]; then
 	mkdir -p /lib/modules
 	ln -s "/mnt/lower$MODDIR" "/lib/modules/$KVER"
 	echo /sbin/modprobe >/proc/sys/kernel/modprobe
+	req= opt=
 	for m in $LOAD; do
-		case "$m" in
-		\?*) modprobe "${m#\?}" 2>/dev/null ;;	# optional
-		*) modprobe "$m" || echo "sctpapps-vm init: modprobe $m failed" >/dev/ttyS0 ;;
-		esac
+		case "$m" in \?*) opt="$opt ${m#\?}" ;; *) req="$req $m" ;; esac
 	done
+	[ -z "$req" ] || modprobe -a $req || echo "sctpapps-vm init: modprobe -a$req failed" >/dev/ttyS0
+	stage required modules loaded
+	[ -z "$opt" ] || modprobe -q -a $opt 2>/dev/null
 else
 	echo "sctpapps-vm init: module tree $MODDIR not visible" >/dev/ttyS0
 fi
 
+stage modules loaded
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev
 mkdir -p $R/dev/pts $R/dev/shm
 mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts $R/dev/pts
 mount -t tmpfs -o mode=1777 shm $R/dev/shm
-mount -t tmpfs -o mode=1777 tmp $R/tmp
+# /tmp stays the overlay (host /tmp readable, writes in RAM): callers may work under /tmp
 mount -t tmpfs -o mode=0755 run $R/run
 mount -t cgroup2 cgroup2 $R/sys/fs/cgroup 2>/dev/null
 mount -t bpf bpf $R/sys/fs/bpf 2>/dev/null
@@ -100,5 +112,5 @@ hostname sctpapps-vm
 ip link set lo up
 
 echo "@@SCTPAPPS_VM_START $(uptime_s)@@" >/dev/ttyS0
-chroot $R /bin/bash "$JOB" </dev/null >/dev/hvc0 2>&1
+chroot $R /bin/bash "$JOB/job.sh" </dev/null >/dev/hvc0 2>&1
 finish $?

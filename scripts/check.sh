@@ -1,0 +1,24 @@
+#!/bin/sh
+# scripts/check.sh: make check, then the summary line "N passed, N failed" from the test logs.
+cd "$(dirname "$0")/.."
+make -s -j"$(nproc)" check AM_COLOR_TESTS=no >check.out 2>&1
+rc=$?
+cat check.out
+pass=$(sed -n 's/^# PASS: *//p' check.out | tail -1)
+fail=$(sed -n 's/^# FAIL: *//p' check.out | tail -1)
+xpass=$(sed -n 's/^# XPASS: *//p' check.out | tail -1)
+err=$(sed -n 's/^# ERROR: *//p' check.out | tail -1)
+skip=$(sed -n 's/^# SKIP: *//p' check.out | tail -1)
+if [ -z "$pass" ]; then
+	echo "check: make check printed no summary (exit $rc)" >&2
+	pass=0
+	fail=$(( ${fail:-0} + 1 ))
+fi
+fail=$(( ${fail:-0} + ${xpass:-0} + ${err:-0} ))
+[ $rc -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
+if [ "${skip:-0}" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]

@@ -1,0 +1,36 @@
+#!/bin/sh
+# scripts/setup.sh: install what the build needs (Debian packages), bootstrap, configure, build.
+# Usage: scripts/setup.sh [configure options...]; idempotent, quick when everything is there.
+set -eu
+cd "$(dirname "$0")/.."
+
+PACKAGES="build-essential autoconf automake libtool pkg-config
+  libsctp-dev lksctp-tools libusrsctp-dev libusrsctp-examples
+  libmpg123-dev libcmocka-dev
+  qemu-system-x86 busybox-static cpio kmod iproute2 iperf3 python3"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup: missing Debian packages:$missing" >&2
+		echo "setup: run as root, or: sudo apt-get install$missing" >&2
+		exit 1
+	fi
+	echo "setup: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
+	autoreconf -fi >/dev/null 2>&1 || { autoreconf -fi; exit 1; }
+fi
+if [ ! -f Makefile ] || [ configure -nt config.status ] || [ $# -gt 0 ]; then
+	./configure -q "$@"
+fi
+make -s -j"$(nproc)" all
