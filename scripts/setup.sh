@@ -30,7 +30,12 @@ fi
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
 	autoreconf -fi >/dev/null 2>&1 || { autoreconf -fi; exit 1; }
 fi
-if [ ! -f Makefile ] || [ configure -nt config.status ] || [ $# -gt 0 ]; then
+# Reconfigure (and rebuild from clean) when the configure options change.
+args="$*"
+if [ ! -f Makefile ] || [ configure -nt config.status ] ||
+    [ "$(cat .setup-args 2>/dev/null)" != "$args" ]; then
+	[ -f Makefile ] && make -s clean >/dev/null 2>&1 || true
 	./configure -q "$@"
+	printf '%s\n' "$args" >.setup-args
 fi
 make -s -j"$(nproc)" all

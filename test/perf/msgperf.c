@@ -27,7 +27,8 @@ mp_usage(FILE *f)
 "  -t, --types LIST       transports, comma-separated (default: all this build has;\n"
 "                         kernel SCTP types are left out where the kernel lacks SCTP)\n"
 "  -s, --sizes LIST       message sizes in bytes (default 10,100,1000,10000)\n"
-"  -T, --tests LIST       throughput,latency (default both)\n"
+"  -T, --tests LIST       throughput,latency,oneway (default throughput,latency;\n"
+"                         oneway: the server sends, the client only receives)\n"
 "  -d, --duration SEC     seconds per measurement (default 2)\n"
 "  -a, --addr ADDR        server address (server/client modes; HOST:PORT or a unix path)\n"
 "      --streams N        SCTP streams asked per association (default 10)\n"
@@ -139,7 +140,7 @@ mp_reap(pid_t pid)
 static int
 mp_local_table(struct mp_cfg *cfg, int explicit_types)
 {
-	static struct mp_result rs[MP_MAXTYPES * MP_MAXSIZES * 2];
+	static struct mp_result rs[MP_MAXTYPES * MP_MAXSIZES * 3];
 	uint16_t base_port = cfg->opts.udp_port ? cfg->opts.udp_port : 9899;
 	int n = 0, i, j, k, failures = 0;
 
@@ -147,7 +148,7 @@ mp_local_table(struct mp_cfg *cfg, int explicit_types)
 	for (i = 0; i < cfg->ntypes; i++) {
 		const char *type = cfg->types[i];
 		for (j = 0; j < cfg->nsizes; j++) {
-			for (k = MP_THROUGHPUT; k <= MP_LATENCY; k <<= 1) {
+			for (k = MP_THROUGHPUT; k <= MP_ONEWAY; k <<= 1) {
 				char addr[128], err[TP_ERRLEN];
 				struct mp_result *r = &rs[n];
 				pid_t pid;
@@ -170,8 +171,8 @@ mp_local_table(struct mp_cfg *cfg, int explicit_types)
 				cfg->opts.udp_port = (uint16_t)(base_port + 1);
 				cfg->opts.udp_remote_port = base_port;
 				if (!cfg->quiet && !cfg->csv)
-					fprintf(stderr, "msgperf: %s %zu B %s ...\n", type, cfg->sizes[j],
-					    k == MP_THROUGHPUT ? "throughput" : "latency");
+					fprintf(stderr, "msgperf: %s %zu B %s ...\n", type,
+					    cfg->sizes[j], mp_test_name((enum mp_test)k));
 				if (mp_client(cfg, type, addr, cfg->sizes[j], (enum mp_test)k, r) == -1)
 					failures++;
 				mp_reap(pid);
@@ -216,7 +217,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mp_cfg cfg;
-	const char *sizes[MP_MAXSIZES], *tests[2];
+	const char *sizes[MP_MAXSIZES], *tests[3];
 	const struct tp_type *const *tt;
 	const char *mode = "table";
 	char err[TP_ERRLEN];
@@ -245,7 +246,7 @@ main(int argc, char **argv)
 			cfg.nsizes = n;
 			break;
 		case 'T':
-			if ((n = mp_parse_list(optarg, tests, 2)) <= 0)
+			if ((n = mp_parse_list(optarg, tests, 3)) <= 0)
 				goto usage;
 			cfg.tests = 0;
 			for (i = 0; i < n; i++) {
@@ -253,9 +254,11 @@ main(int argc, char **argv)
 					cfg.tests |= MP_THROUGHPUT;
 				else if (strcmp(tests[i], "latency") == 0)
 					cfg.tests |= MP_LATENCY;
+				else if (strcmp(tests[i], "oneway") == 0)
+					cfg.tests |= MP_ONEWAY;
 				else {
 					fprintf(stderr, "msgperf: unknown test '%s' (throughput, "
-					    "latency)\n", tests[i]);
+					    "latency, oneway)\n", tests[i]);
 					return 2;
 				}
 			}
@@ -320,12 +323,12 @@ main(int argc, char **argv)
 		}
 		return 0;
 	} else {
-		static struct mp_result rs[MP_MAXSIZES * 2];
+		static struct mp_result rs[MP_MAXSIZES * 3];
 		int k, failed = 0;
 		n = 0;
 		mp_report_begin(&cfg);
 		for (i = 0; i < cfg.nsizes; i++)
-			for (k = MP_THROUGHPUT; k <= MP_LATENCY; k <<= 1) {
+			for (k = MP_THROUGHPUT; k <= MP_ONEWAY; k <<= 1) {
 				if (!(cfg.tests & (unsigned)k))
 					continue;
 				if (mp_client(&cfg, cfg.types[0], cfg.addr, cfg.sizes[i],

@@ -11,14 +11,15 @@
 #define MP_MAXSIZES 16
 #define MP_HELLO_LEN 16
 
-enum mp_test { MP_THROUGHPUT = 1, MP_LATENCY = 2 };
+enum mp_test { MP_THROUGHPUT = 1, MP_LATENCY = 2, MP_ONEWAY = 4 };
+#define MP_ALLTESTS (MP_THROUGHPUT | MP_LATENCY | MP_ONEWAY)
 
 struct mp_cfg {
 	const char *types[MP_MAXTYPES];
 	int ntypes;
 	size_t sizes[MP_MAXSIZES];
 	int nsizes;
-	unsigned tests;          /* MP_THROUGHPUT | MP_LATENCY */
+	unsigned tests;          /* MP_THROUGHPUT | MP_LATENCY | MP_ONEWAY */
 	double duration;         /* seconds per measurement */
 	uint16_t streams_used;   /* messages go round-robin over this many streams */
 	int unordered;
@@ -45,6 +46,7 @@ int mp_client(const struct mp_cfg *cfg, const char *type, const char *addr, size
     enum mp_test test, struct mp_result *r);
 
 /* msgperf_report.c */
+const char *mp_test_name(enum mp_test t);
 void mp_report_begin(const struct mp_cfg *cfg);
 void mp_report_result(const struct mp_cfg *cfg, const struct mp_result *r);
 void mp_report_end(const struct mp_cfg *cfg, const struct mp_result *rs, int n);

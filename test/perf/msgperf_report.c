@@ -4,10 +4,10 @@
 
 #include "msgperf.h"
 
-static const char *
+const char *
 mp_test_name(enum mp_test t)
 {
-	return t == MP_THROUGHPUT ? "throughput" : "latency";
+	return t == MP_THROUGHPUT ? "throughput" : t == MP_ONEWAY ? "oneway" : "latency";
 }
 
 void
@@ -22,8 +22,8 @@ mp_report_result(const struct mp_cfg *cfg, const struct mp_result *r)
 {
 	if (cfg->csv) {
 		printf("%s,%s,%zu,%.1f,%s,%llu,%.1f,%.1f,%s\n", mp_test_name(r->test), r->type,
-		    r->size, r->test == MP_THROUGHPUT ? r->kbps : r->lat_mean_us,
-		    r->test == MP_THROUGHPUT ? "kbit/s" : "us", (unsigned long long)r->messages,
+		    r->size, r->test != MP_LATENCY ? r->kbps : r->lat_mean_us,
+		    r->test != MP_LATENCY ? "kbit/s" : "us", (unsigned long long)r->messages,
 		    r->lat_p50_us, r->lat_p99_us, r->err);
 		fflush(stdout);
 	} else if (!cfg->quiet) {
@@ -50,7 +50,8 @@ mp_table(const struct mp_cfg *cfg, const struct mp_result *rs, int n, enum mp_te
 	int i, j;
 
 	printf("%s\n", t == MP_THROUGHPUT ?
-	    "Throughput (kbit/s per direction, both directions loaded):" :
+	    "Throughput (kbit/s per direction, both directions loaded):" : t == MP_ONEWAY ?
+	    "One-way throughput (kbit/s, server to client):" :
 	    "Latency (us, request/response round trip, mean):");
 	printf("| protocol |");
 	for (j = 0; j < cfg->nsizes; j++)
@@ -70,7 +71,7 @@ mp_table(const struct mp_cfg *cfg, const struct mp_result *rs, int n, enum mp_te
 			const struct mp_result *r = mp_find(rs, n, cfg->types[i], cfg->sizes[j], t);
 			if (r == NULL || r->err[0])
 				printf(" - |");
-			else if (t == MP_THROUGHPUT)
+			else if (t != MP_LATENCY)
 				printf(" %.0f |", r->kbps);
 			else
 				printf(" %.1f |", r->lat_mean_us);
@@ -82,13 +83,17 @@ mp_table(const struct mp_cfg *cfg, const struct mp_result *rs, int n, enum mp_te
 void
 mp_report_end(const struct mp_cfg *cfg, const struct mp_result *rs, int n)
 {
+	static const enum mp_test order[] = { MP_THROUGHPUT, MP_LATENCY, MP_ONEWAY };
+	int i, printed = 0;
+
 	if (cfg->csv)
 		return;
-	if (cfg->tests & MP_THROUGHPUT)
-		mp_table(cfg, rs, n, MP_THROUGHPUT);
-	if ((cfg->tests & MP_THROUGHPUT) && (cfg->tests & MP_LATENCY))
-		printf("\n");
-	if (cfg->tests & MP_LATENCY)
-		mp_table(cfg, rs, n, MP_LATENCY);
+	for (i = 0; i < 3; i++) {
+		if (!(cfg->tests & order[i]))
+			continue;
+		if (printed++)
+			printf("\n");
+		mp_table(cfg, rs, n, order[i]);
+	}
 	fflush(stdout);
 }

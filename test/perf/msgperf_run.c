@@ -167,12 +167,12 @@ mp_hello_parse(struct mp_sconn *s)
 	enum mp_test test;
 	struct tp_conn *c = s->io.c;
 
-	if (memcmp(h, "MSGPERF1", 8) != 0 || (h[8] != 'T' && h[8] != 'L'))
+	if (memcmp(h, "MSGPERF1", 8) != 0 || strchr("TLO", h[8]) == NULL || h[8] == '\0')
 		return -1;
 	size = (size_t)h[12] << 24 | (size_t)h[13] << 16 | (size_t)h[14] << 8 | h[15];
 	if (size == 0 || size > 64u * 1024 * 1024)
 		return -1;
-	test = h[8] == 'T' ? MP_THROUGHPUT : MP_LATENCY;
+	test = h[8] == 'T' ? MP_THROUGHPUT : h[8] == 'O' ? MP_ONEWAY : MP_LATENCY;
 	if (mp_io_init(&s->io, c, test, size) == -1)
 		return -1;
 	s->io.streams = (uint16_t)(h[9] << 8 | h[10]);
@@ -182,7 +182,8 @@ mp_hello_parse(struct mp_sconn *s)
 	if (s->io.streams == 0)
 		s->io.streams = 1;
 	s->inited = 1;
-	return tp_rewatch(c, test == MP_THROUGHPUT ? EV_READ | EV_WRITE : EV_READ) == TP_OK ? 0 : -1;
+	/* One-way: the server is the source, the client only receives and counts. */
+	return tp_rewatch(c, test == MP_LATENCY ? EV_READ : EV_READ | EV_WRITE) == TP_OK ? 0 : -1;
 }
 
 static void
@@ -204,7 +205,7 @@ mp_sconn_ev(struct tp_conn *c, unsigned events, void *arg)
 		if (s->hlen == MP_HELLO_LEN && mp_hello_parse(s) == -1)
 			goto gone;
 	}
-	if (s->io.test == MP_THROUGHPUT) {
+	if (s->io.test != MP_LATENCY) {
 		if ((events & EV_READ) && (rc = mp_io_drain_rx(&s->io)) != TP_RETRY && rc != TP_OK)
 			goto gone;
 		if ((events & EV_WRITE) && (rc = mp_io_pump_tx(&s->io)) != TP_RETRY && rc != TP_OK)
@@ -339,7 +340,7 @@ mp_cli_ev(struct tp_conn *c, unsigned events, void *arg)
 
 	if (cl->stopped)
 		return;
-	if (cl->io.test == MP_THROUGHPUT) {
+	if (cl->io.test != MP_LATENCY) {
 		if ((events & EV_READ) && (rc = mp_io_drain_rx(&cl->io)) != TP_RETRY && rc != TP_OK)
 			goto bad;
 		if ((events & EV_WRITE) && (rc = mp_io_pump_tx(&cl->io)) != TP_RETRY && rc != TP_OK)
@@ -402,7 +403,7 @@ mp_send_hello(struct mp_cli *cl, const struct mp_cfg *cfg, enum mp_test test, si
 	size_t off = 0;
 
 	memcpy(h, "MSGPERF1", 8);
-	h[8] = test == MP_THROUGHPUT ? 'T' : 'L';
+	h[8] = test == MP_THROUGHPUT ? 'T' : test == MP_ONEWAY ? 'O' : 'L';
 	h[9] = (unsigned char)(cl->io.streams >> 8);
 	h[10] = (unsigned char)cl->io.streams;
 	h[11] = (unsigned char)(cfg->unordered != 0);
@@ -480,7 +481,7 @@ mp_client(const struct mp_cfg *cfg, const char *type, const char *addr, size_t s
 		tp_seterr(r->err, sizeof(r->err), "%s", c->err);
 		goto out;
 	}
-	if (test == MP_THROUGHPUT) {
+	if (test != MP_LATENCY) {
 		double secs = (double)(cl.t1 - cl.t0) / 1e6;
 		r->messages = cl.io.seq;
 		r->kbps = secs > 0 ? (double)cl.io.rxbytes * 8 / 1000 / secs : 0;
