@@ -130,6 +130,49 @@ mp_spawn(const struct mp_cfg *cfg, const char *type, char *addr, size_t addrlen,
 	return pid;
 }
 
+/* Measure in a child process too: a userspace stack (usrsctp) and its threads must not be set
+ * up in the process that forks the next servers. */
+static int
+mp_measure(const struct mp_cfg *cfg, const char *type, const char *addr, size_t size,
+    enum mp_test test, struct mp_result *r)
+{
+	int p[2], st = 0;
+	ssize_t n;
+	size_t len = 0;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->size = size;
+	r->test = test;
+	if (pipe(p) == -1 || (pid = fork()) == -1) {
+		snprintf(r->err, sizeof(r->err), "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		(void)mp_client(cfg, type, addr, size, test, r);
+		if (write(p[1], r, sizeof(*r)) != (ssize_t)sizeof(*r))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	while (len < sizeof(*r) && (n = read(p[0], (char *)r + len, sizeof(*r) - len)) > 0)
+		len += (size_t)n;
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	r->type = type; /* the child's pointer means nothing here */
+	if (len != sizeof(*r)) {
+		memset(r, 0, sizeof(*r));
+		r->type = type;
+		r->size = size;
+		r->test = test;
+		snprintf(r->err, sizeof(r->err), "measuring process died (status %d)", st);
+		return -1;
+	}
+	return r->err[0] ? -1 : 0;
+}
+
 static void
 mp_reap(pid_t pid)
 {
@@ -173,7 +216,7 @@ mp_local_table(struct mp_cfg *cfg, int explicit_types)
 				if (!cfg->quiet && !cfg->csv)
 					fprintf(stderr, "msgperf: %s %zu B %s ...\n", type,
 					    cfg->sizes[j], mp_test_name((enum mp_test)k));
-				if (mp_client(cfg, type, addr, cfg->sizes[j], (enum mp_test)k, r) == -1)
+				if (mp_measure(cfg, type, addr, cfg->sizes[j], (enum mp_test)k, r) == -1)
 					failures++;
 				mp_reap(pid);
 				mp_report_result(cfg, r);
