@@ -268,6 +268,8 @@ ev_run_defer(struct ev_loop *loop)
 {
 	size_t n = loop->ndefer, i;
 
+	if (n == 0)
+		return;
 	/* Run what is queued now; what these calls defer runs on the next turn. An entry is
 	 * cleared before its call so that the call may defer itself again. */
 	for (i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -61,6 +62,7 @@ struct tp_usrsctp_conn {
 	int shut;        /* the peer shut down (SHUTDOWN seen) */
 	int wblocked;    /* the last send would have blocked: no EV_WRITE until the stack moves */
 	int noted;       /* the stream counts have been reported */
+	uint64_t gone_us; /* when finish first found no association, nor why */
 	struct ev_timer tick;
 	size_t nlen;
 	union tp_usrsctp_nbuf nbuf;
@@ -172,12 +174,13 @@ tp_usrsctp_drain(uintptr_t id, int efd)
 	struct tp_usrsctp_slot *s;
 	uint64_t v;
 
+	/* Under the lock: a flag cleared with a wake-up still unread would silence the upcall. */
 	pthread_mutex_lock(&tp_usrsctp_mu);
+	while (read(efd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		;
 	if ((s = tp_usrsctp_reg_get(id)) != NULL)
 		s->signaled = 0;
 	pthread_mutex_unlock(&tp_usrsctp_mu);
-	while (read(efd, &v, sizeof(v)) == (ssize_t)sizeof(v))
-		;
 }
 
 /* An eventfd and a registered id for a socket, with the upcall pointed at it. */
@@ -297,6 +300,7 @@ tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen)
 {
 	static int atexit_done;
 	uint16_t port = o->udp_port ? o->udp_port : TP_USRSCTP_PORT;
+	char scratch[TP_ERRLEN];
 
 	if (tp_usrsctp_udp != 0) {
 		if (o->udp_port != 0 && o->udp_port != tp_usrsctp_udp) {
@@ -310,7 +314,7 @@ tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen)
 	if (tp_usrsctp_port_free(port, err, errlen) == -1)
 		return -1;
 	tp_usrsctp_init(port);
-	if (tp_usrsctp_port_free(port, err, errlen) == 0) {
+	if (tp_usrsctp_port_free(port, scratch, sizeof(scratch)) == 0) {
 		tp_seterr(err, errlen, "UDP port %u: the usrsctp stack could not bind it", port);
 		usrsctp_finish();
 		return -1;
@@ -562,8 +566,9 @@ tp_usrsctp_streams_note(struct tp_conn *c)
 		    asked);
 }
 
+/* Established. Accepted connections have no notify callback yet: COMM_UP tells them later. */
 static void
-tp_usrsctp_up(struct tp_conn *c, const struct sctp_status *st)
+tp_usrsctp_up(struct tp_conn *c, const struct sctp_status *st, int tell)
 {
 	struct tp_usrsctp_conn *u = c->impl;
 
@@ -572,7 +577,8 @@ tp_usrsctp_up(struct tp_conn *c, const struct sctp_status *st)
 		c->streams_out = st->sstat_outstrms;
 	if (st->sstat_instrms > 0)
 		c->streams_in = st->sstat_instrms;
-	tp_usrsctp_streams_note(c);
+	if (tell)
+		tp_usrsctp_streams_note(c);
 }
 
 /* Notifications: consumed here, told through tp_note(), never returned as data. */
@@ -823,6 +829,19 @@ tp_usrsctp_close(struct tp_conn *c)
 	c->impl = NULL;
 }
 
+/* Local addresses to connect from: "a,b:port", or "a,b" for any port. */
+static int
+tp_usrsctp_locals(const char *spec, struct tp_addrs *out, char *err, size_t errlen)
+{
+	char buf[512];
+
+	if (tp_addrs_parse(spec, AF_UNSPEC, out, err, errlen) == 0)
+		return 0;
+	if (snprintf(buf, sizeof(buf), "%s:0", spec) >= (int)sizeof(buf))
+		return -1;
+	return tp_addrs_parse(buf, AF_UNSPEC, out, err, errlen);
+}
+
 static int
 tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_opts *o)
 {
@@ -846,11 +865,9 @@ tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_
 	}
 	if (tp_usrsctp_sockopts(so, family, o, c->err, sizeof(c->err)) == -1)
 		goto bad;
-	if (o->local != NULL) {
-		if (tp_addrs_parse(o->local, AF_UNSPEC, &local, c->err, sizeof(c->err)) == -1 ||
-		    tp_usrsctp_bind(so, &local, c->err, sizeof(c->err)) == -1)
-			goto bad;
-	}
+	if (o->local != NULL && (tp_usrsctp_locals(o->local, &local, c->err,
+	    sizeof(c->err)) == -1 || tp_usrsctp_bind(so, &local, c->err, sizeof(c->err)) == -1))
+		goto bad;
 	if (tp_usrsctp_conn_new(c, so, c->err, sizeof(c->err)) == -1)
 		goto bad;
 	if (a->n == 1) {
@@ -893,16 +910,21 @@ tp_usrsctp_finish(struct tp_conn *c)
 		return tp_usrsctp_failed(c);
 	if ((e = tp_usrsctp_soerror(u->so)) != 0)
 		return tp_usrsctp_fail(c, e);
-	if (tp_usrsctp_sstatus(u->so, &st) == -1)
-		return tp_usrsctp_fail(c, ECONNREFUSED);
+	if (tp_usrsctp_sstatus(u->so, &st) == -1 || st.sstat_state == SCTP_CLOSED) {
+		/* Torn down this very moment: why (notification, so_error) follows at once. */
+		uint64_t now = ev_clock_us();
+		if (u->gone_us == 0)
+			u->gone_us = now;
+		if (now - u->gone_us < 500000)
+			return TP_RETRY;
+		return tp_usrsctp_fail(c, -1);
+	}
 	switch (st.sstat_state) {
 	case SCTP_COOKIE_WAIT:
 	case SCTP_COOKIE_ECHOED:
 		return TP_RETRY;
-	case SCTP_CLOSED:
-		return tp_usrsctp_fail(c, 0);
 	default:
-		tp_usrsctp_up(c, &st);
+		tp_usrsctp_up(c, &st, 1);
 		return TP_OK;
 	}
 }
@@ -959,12 +981,18 @@ tp_usrsctp_send(struct tp_conn *c, const void *buf, size_t len, const struct tp_
 			continue;
 		break;
 	}
+	tp_usrsctp_notes(c, 1); /* a COMM_LOST waiting there tells why */
+	if (u->failed)
+		return tp_usrsctp_failed(c);
 	switch (e) {
+	case ENOENT: /* no association any more */
 	case ECONNRESET:
 	case ECONNABORTED:
 	case ETIMEDOUT:
 	case ECONNREFUSED:
-		return tp_usrsctp_fail(c, e);
+		if ((rc = tp_usrsctp_soerror(u->so)) != 0)
+			e = rc;
+		return tp_usrsctp_fail(c, e == ENOENT ? 0 : e);
 	case EPIPE:
 	case ENOTCONN:
 		tp_seterr(c->err, sizeof(c->err), "send: %s", u->shut ?
@@ -1052,8 +1080,8 @@ tp_usrsctp_status(struct tp_conn *c, struct tp_status *st)
 	int n;
 
 	if (tp_usrsctp_sstatus(u->so, &ss) == -1) {
-		tp_seterr(c->err, sizeof(c->err), "SCTP_STATUS: %s", u->failed ? c->err :
-		    "no association");
+		if (!u->failed) /* else c->err says why already */
+			tp_seterr(c->err, sizeof(c->err), "SCTP_STATUS: no association");
 		return TP_ERROR;
 	}
 	st->streams_in = ss.sstat_instrms;
@@ -1158,10 +1186,9 @@ tp_usrsctp_accept(struct tp_listener *l, struct tp_conn *c)
 	}
 	if (len > 0 && ss.ss_family != 0)
 		tp_addr_str((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
-	if (tp_usrsctp_sstatus(so, &st) == 0)
-		tp_usrsctp_up(c, &st);
-	else
-		((struct tp_usrsctp_conn *)c->impl)->up = 1;
+	if (tp_usrsctp_sstatus(so, &st) == -1)
+		memset(&st, 0, sizeof(st)); /* gone already: recv will tell */
+	tp_usrsctp_up(c, &st, 0);
 	return TP_OK;
 }
 

@@ -138,13 +138,24 @@ srv_accept(struct tp_listener *l, void *arg)
 	}
 }
 
+/* usrsctp: one UDP port per process; TEST_UDP_PORT keeps parallel test runs apart. */
+static void
+opts_init(struct tp_opts *o)
+{
+	const char *p = getenv("TEST_UDP_PORT");
+
+	tp_opts_init(o);
+	if (p != NULL)
+		o->udp_port = o->udp_remote_port = (uint16_t)atoi(p);
+}
+
 static int
 srv_start(uint16_t streams)
 {
 	char err[TP_ERRLEN];
 	struct tp_opts o;
 
-	tp_opts_init(&o);
+	opts_init(&o);
 	o.streams = streams;
 	o.sndbuf = o.rcvbuf = 4 * BIG;
 	srv = tp_listen(type_name, listen_addr, &o, err, sizeof(err));
@@ -193,7 +204,7 @@ client_open(uint16_t streams, char *err, size_t errlen)
 	uint64_t end = ev_clock_us() + 20000000;
 	int rc;
 
-	tp_opts_init(&o);
+	opts_init(&o);
 	o.streams = streams;
 	o.sndbuf = o.rcvbuf = 4 * BIG;
 	if ((c = tp_connect(type_name, srv ? srv->local : last_local, &o, err, errlen)) == NULL)
