@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libsctp-dev lksctp-tools libusrsctp-dev libusrsctp-examples
   libmpg123-dev libcmocka-dev
-  qemu-system-x86 busybox-static cpio kmod iproute2 iperf3 python3"
+  qemu-system-x86 qemu-system-common busybox-static cpio kmod iproute2 nftables iputils-ping
+  iperf3 python3 mmark"
 
 missing=""
 for p in $PACKAGES; do

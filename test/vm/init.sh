@@ -6,7 +6,7 @@
 # 3. load the network modules (sctp, sch_netem, veth, nf_tables...) from the kernel tree in the
 #    host's cache (visible through hostroot); /sbin/modprobe here serves kernel autoloading too,
 # 4. chroot into the overlay and run the job script the runner wrote (path on the command line),
-#    its stdout+stderr on /dev/hvc0 (streamed to the runner's stdout),
+#    its stdout+stderr on the virtio-serial port "sctpapps.out" (streamed to the runner's stdout),
 # 5. report "@@SCTPAPPS_VM_EXIT <status> <uptime>@@" on the serial console and power off.
 export PATH=/bin:/sbin
 R=/mnt/root
@@ -63,7 +63,7 @@ stage overlay mounted
 # the runner's job directory (same path as on the host): job.sh, moddir, load, out
 J=/mnt/lower$JOB
 [ -f "$J/job.sh" ] || fail "job $JOB/job.sh not visible through virtiofs"
-OUT= MODDIR= LOAD=
+OUT='' MODDIR='' LOAD=''
 [ -f "$J/out" ] && read -r OUT <"$J/out"
 [ -f "$J/moddir" ] && read -r MODDIR <"$J/moddir"
 [ -f "$J/load" ] && LOAD=$(cat "$J/load")
@@ -72,7 +72,7 @@ if [ -n "$MODDIR" ] && [ -d "/mnt/lower$MODDIR" ]; then
 	mkdir -p /lib/modules
 	ln -s "/mnt/lower$MODDIR" "/lib/modules/$KVER"
 	echo /sbin/modprobe >/proc/sys/kernel/modprobe
-	req= opt=
+	req='' opt=''
 	for m in $LOAD; do
 		case "$m" in \?*) opt="$opt ${m#\?}" ;; *) req="$req $m" ;; esac
 	done
@@ -108,9 +108,26 @@ for t in modprobe lsmod insmod rmmod modinfo; do
 	[ -e "$R/sbin/$t" ] || [ -e "$R/usr/sbin/$t" ] || ln -s /run/sctpapps-vm/busybox "$R/usr/sbin/$t"
 done
 
+# the output port (virtio-serial, name sctpapps.out; ports show up asynchronously)
+CON=
+i=0
+while [ -z "$CON" ] && [ $i -lt 200 ]; do
+	for d in /sys/class/virtio-ports/*; do
+		[ "$(cat "$d/name" 2>/dev/null)" = sctpapps.out ] && CON=/dev/${d##*/}
+	done
+	[ -n "$CON" ] && [ -c "$CON" ] && break
+	CON=
+	i=$((i + 1))
+	usleep 10000
+done
+[ -n "$CON" ] || fail "no virtio-serial port sctpapps.out"
+
 hostname sctpapps-vm
+# a kernel oops ends the run at once (panic=-1 reboots, qemu -no-reboot exits) and the runner shows
+# the console, instead of a test hanging on a dead kernel thread until the timeout
+echo 1 >/proc/sys/kernel/panic_on_oops
 ip link set lo up
 
 echo "@@SCTPAPPS_VM_START $(uptime_s)@@" >/dev/ttyS0
-chroot $R /bin/bash "$JOB/job.sh" </dev/null >/dev/hvc0 2>&1
+chroot $R /bin/bash "$JOB/job.sh" </dev/null >"$CON" 2>&1
 finish $?
