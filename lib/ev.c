@@ -299,6 +299,8 @@ ev_run_once(struct ev_loop *loop, int timeout_ms)
 	int n, i;
 
 	ev_run_defer(loop);
+	if (loop->stop)
+		timeout_ms = 0; /* a deferred call asked to stop: don't wait for another event */
 	if (loop->ndefer > 0 || (loop->nwatch == 0 && loop->nheap == 0 && timeout_ms < 0))
 		timeout_ms = 0; /* more to run, or nothing left that could wake us */
 	if (loop->nheap > 0) {

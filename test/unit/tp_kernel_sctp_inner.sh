@@ -5,4 +5,5 @@ top_builddir=${1:-$top_builddir}
 run_tap "$top_builddir/test/unit/test_tp" sctp
 run_tap "$top_builddir/test/unit/test_tp" sctp1m
 run_tap "$top_builddir/test/unit/test_tp" sctp "[::1]:0"
+run_tap "$top_srcdir/test/interop/lksctp-tools.sh"
 done_testing
