@@ -282,6 +282,21 @@ tp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, size_t 
 	return c->ops->recv(c, buf, cap, mi, got);
 }
 
+int
+tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent)
+{
+	size_t dummy;
+
+	if (sent == NULL)
+		sent = &dummy;
+	*sent = 0;
+	if (c->ops->sendfile == NULL) {
+		tp_seterr(c->err, sizeof(c->err), "%s: sendfile not supported", c->ops->name);
+		return TP_ERROR;
+	}
+	return c->ops->sendfile(c, fd, off, len, sent);
+}
+
 static void tp_refire(struct ev_loop *loop, void *arg);
 
 /* Keep the level-triggered promise for data the type holds in its own buffers. */

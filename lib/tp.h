@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 struct ev_loop;
 
@@ -98,6 +99,9 @@ struct tp_type {
 	unsigned (*pending)(struct tp_conn *c);
 	int (*status)(struct tp_conn *c, struct tp_status *st);
 	void (*close)(struct tp_conn *c);
+	/* sendfile (may be NULL: not supported): up to len bytes of file fd from *off, which
+	 * advances; a stream type may take part (*sent < len). Byte-stream kernel types only. */
+	int (*sendfile)(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
 };
 
 struct tp_conn {
@@ -147,6 +151,8 @@ int tp_connect_wait(struct tp_conn *c, int timeout_ms);
 int tp_send(struct tp_conn *c, const void *buf, size_t len, const struct tp_msginfo *mi,
     size_t *sent);
 int tp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, size_t *got);
+/* File bytes straight to the connection (TCP): TP_ERROR "not supported" where the type lacks it. */
+int tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
 int tp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events, tp_conn_cb *cb, void *arg);
 int tp_rewatch(struct tp_conn *c, unsigned events);
 int tp_wait(struct tp_conn *c, unsigned events, int timeout_ms);

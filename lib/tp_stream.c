@@ -3,6 +3,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -134,6 +135,23 @@ tp_stream_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, 
 	return tp_sock_errno(c->err, sizeof(c->err), "recv");
 }
 
+/* The kernel copies file pages to the socket: no user-space buffer for static file bodies. */
+static int
+tp_stream_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent)
+{
+	ssize_t n;
+
+	*sent = 0;
+	n = sendfile(c->fd, fd, off, len);
+	if (n >= 0) {
+		*sent = (size_t)n;
+		return TP_OK;
+	}
+	if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+		return TP_RETRY;
+	return tp_sock_errno(c->err, sizeof(c->err), "sendfile");
+}
+
 const struct tp_type tp_type_tcp = {
 	.name = "tcp",
 	.help = "TCP byte stream (kernel)",
@@ -148,6 +166,7 @@ const struct tp_type tp_type_tcp = {
 	.recv = tp_stream_recv,
 	.watch = tp_sock_fd_watch,
 	.close = tp_sock_close,
+	.sendfile = tp_stream_sendfile,
 };
 
 const struct tp_type tp_type_unix = {

@@ -1,0 +1,130 @@
+/* server.h: sctphttpd, a single-process non-blocking static web server over TCP and SCTP streams. */
+#ifndef SCTPHTTPD_SERVER_H
+#define SCTPHTTPD_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "ev.h"
+#include "http.h"
+#include "tp.h"
+
+#define SERVER_SOFTWARE "sctphttpd/" PACKAGE_VERSION
+#define SERVER_PPID_HTTP 63          /* draft-sctpapps-http-over-sctp: PPID of HTTP data */
+#define SERVER_MSG_SIZE 16384        /* default SCTP user message size (the draft's 16 KiB) */
+#define SERVER_MSG_SIZE_MAX 65536    /* the draft's SHOULD NOT exceed */
+#define SERVER_STREAMS 100           /* default stream limit L per association */
+#define SERVER_INLINE_BODY 16384     /* file bodies up to this size go out with their head */
+#define SERVER_MAX_HEADERS 100
+
+/* One -L TYPE:ADDR (or -p/-h turned into one). */
+struct config_listen {
+	char *type;
+	char *addr;
+};
+
+struct config {
+	char *dir;                    /* document root (-d) */
+	char *host;                   /* -h: TCP bind address for -p */
+	int port;                     /* -p: TCP port (0: any free one), -1 = none */
+	struct config_listen *listens;
+	size_t nlistens;
+	char *logfile;                /* -l: access log, "-" = stdout, NULL = none */
+	int log_combined;             /* --log-format combined */
+	unsigned idle_timeout_s;      /* -T */
+	unsigned request_timeout_s;   /* --request-timeout: header section must be complete */
+	unsigned linger_s;            /* after Connection: close on TCP, wait for the peer's FIN */
+	long max_conns;               /* --max-conns, 0 = from RLIMIT_NOFILE */
+	unsigned streams;             /* --sctp-streams L */
+	size_t msg_size;              /* --sctp-msg-size */
+	unsigned pipeline_max;        /* responses queued per stream before reading pauses */
+	uint16_t udp_port, udp_remote_port; /* usrsctp encapsulation */
+	int ppid0;                    /* --accept-ppid0: PPID 0 counts as HTTP too (testing only) */
+	int sendfile;                 /* 0 with --no-sendfile */
+	int daemon;                   /* --daemon; -D keeps the default, foreground */
+	char *pidfile;                /* -i */
+	char *user;                   /* -u */
+	int chroot;                   /* -r */
+	size_t max_line, max_head;    /* request line and header section limits (414, 431) */
+};
+
+/* A queued response: head (with small bodies inline) then an optional file range. */
+struct resp {
+	struct resp *next;
+	char *buf;                    /* head, and the body when it is inline */
+	size_t len, off;
+	int fd;                       /* file body, -1 when none */
+	off_t foff, fend;
+	uint64_t body_sent;           /* for the log */
+	int status;
+	int close;                    /* "Connection: close" went out with it */
+	char *log;                    /* preformatted access log line parts, or NULL */
+	size_t log_split;             /* bytes goes between log[..split] and log[split..] */
+};
+
+struct conn;
+
+/* One HTTP byte stream: the TCP connection, or one stream of an association. */
+struct strm {
+	struct conn *cn;
+	uint16_t id;
+	char *in;                     /* input not parsed yet */
+	size_t in_len, in_cap;
+	uint64_t head_since;          /* us: an incomplete head is waiting since then, 0 = none */
+	uint64_t body_skip;           /* request content still to discard */
+	struct resp *rq, **rq_tail;   /* responses in request order */
+	unsigned nresp;
+	struct strm *out_next;        /* ring of streams with output (message transports) */
+	int in_ring;
+	int dead;                     /* no more requests are read from it */
+};
+
+/* server.c: what server_http.c needs from the connection layer */
+struct config *server_config(void);
+void server_enqueue(struct strm *s, struct resp *r);
+const char *server_peer(const struct strm *s);
+int server_is_msg(const struct strm *s);
+int server_draining(const struct strm *s);   /* responses must say Connection: close */
+void server_close_after(struct strm *s, int request_asked); /* Connection: close received */
+uint64_t server_now_us(void);
+
+/* server_http.c: requests to responses */
+void http_handle(struct strm *s, const struct http_request *req);
+void http_send_error(struct strm *s, int status, int minor_version, int close, const char *raw,
+    size_t rawlen);
+struct resp *resp_new(void);
+void resp_free(struct resp *r);
+const char *http_date_now(void);
+const char *http_status_text(int status);
+
+/* server_file.c: the document root */
+int file_root_open(const char *dir, char *err, size_t errlen);
+void file_root_close(void);
+int file_open(const char *path, int *fdp, struct stat *st);  /* 0, or an HTTP status */
+const char *file_mime(const char *path);
+int file_listing(int fd, const char *urlpath, char **body, size_t *len);
+size_t file_html_escape(const char *s, size_t n, char *out, size_t cap);
+
+/* config.c: flags and -C FILE */
+void config_init(struct config *cf);
+/* 0 run, 1 --help, 2 -V, -1 bad (err says why) */
+int config_parse(struct config *cf, int argc, char **argv, char *err, size_t errlen);
+void config_free(struct config *cf);
+void config_usage(FILE *f);
+
+/* log.c: access log (Common or Combined Log Format) */
+int log_open(const char *path, int combined, char *err, size_t errlen);
+int log_reopen(void);
+int log_enabled(void);
+char *log_prepare(const char *peer, const struct http_request *req, const char *raw_line,
+    size_t raw_len, int status, size_t *split);
+void log_done(struct resp *r);
+void log_flush(void);
+void log_close(void);
+size_t log_escape(const char *s, size_t n, char *out, size_t cap);
+
+#endif

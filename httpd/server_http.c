@@ -1,0 +1,429 @@
+/* server_http.c: one parsed request to one queued response (static files, listings, errors). */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server.h"
+
+#define HTTP_HEAD_MAX 2048 /* our own header section; the longest part is Location */
+
+const char *
+http_status_text(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 206: return "Partial Content";
+	case 301: return "Moved Permanently";
+	case 304: return "Not Modified";
+	case 400: return "Bad Request";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 408: return "Request Timeout";
+	case 414: return "URI Too Long";
+	case 416: return "Range Not Satisfiable";
+	case 431: return "Request Header Fields Too Large";
+	case 500: return "Internal Server Error";
+	case 501: return "Not Implemented";
+	case 503: return "Service Unavailable";
+	case 505: return "HTTP Version Not Supported";
+	}
+	return "Unknown";
+}
+
+/* Formatting a date costs more than a small response; it changes once a second. */
+const char *
+http_date_now(void)
+{
+	static char buf[HTTP_DATE_LEN + 1];
+	static time_t last = -1;
+	time_t now = time(NULL); /* the loop's clock is monotonic, not the date */
+
+	if (now != last) {
+		if (http_date_format(now, buf, sizeof(buf)) == 0)
+			buf[0] = '\0';
+		last = now;
+	}
+	return buf;
+}
+
+static void
+http_close_fd(int fd)
+{
+	if (fd != -1)
+		close(fd);
+}
+
+struct resp *
+resp_new(void)
+{
+	struct resp *r = calloc(1, sizeof(*r));
+
+	if (r != NULL)
+		r->fd = -1;
+	return r;
+}
+
+void
+resp_free(struct resp *r)
+{
+	if (r == NULL)
+		return;
+	if (r->fd != -1)
+		close(r->fd);
+	free(r->buf);
+	free(r->log);
+	free(r);
+}
+
+/* What the head of every response has, and what this one adds. */
+struct http_out {
+	int status;
+	int minor;           /* the request's HTTP/1.x, for "Connection: keep-alive" in 1.0 */
+	int close;
+	const char *ctype;   /* NULL: no Content-Type */
+	uint64_t clen;
+	int has_clen;
+	const char *extra;   /* more header lines, each ending in CRLF, or NULL */
+};
+
+static int
+http_head(const struct http_out *o, char *buf, size_t cap)
+{
+	int n;
+
+	n = snprintf(buf, cap,
+	    "HTTP/1.1 %d %s\r\nServer: " SERVER_SOFTWARE "\r\nDate: %s\r\n%s%s%s",
+	    o->status, http_status_text(o->status), http_date_now(),
+	    o->ctype ? "Content-Type: " : "", o->ctype ? o->ctype : "", o->ctype ? "\r\n" : "");
+	if (n < 0 || (size_t)n >= cap)
+		return -1;
+	if (o->has_clen)
+		n += snprintf(buf + n, cap - (size_t)n, "Content-Length: %llu\r\n",
+		    (unsigned long long)o->clen);
+	if ((size_t)n < cap && o->extra != NULL)
+		n += snprintf(buf + n, cap - (size_t)n, "%s", o->extra);
+	if ((size_t)n < cap) {
+		if (o->close)
+			n += snprintf(buf + n, cap - (size_t)n, "Connection: close\r\n\r\n");
+		else if (o->minor == 0)
+			n += snprintf(buf + n, cap - (size_t)n, "Connection: keep-alive\r\n\r\n");
+		else
+			n += snprintf(buf + n, cap - (size_t)n, "\r\n");
+	}
+	if ((size_t)n >= cap)
+		return -1;
+	return n;
+}
+
+/* The request line, for the log: up to its line end (the whole head is in the buffer). */
+static size_t
+http_line_len(const struct http_request *req)
+{
+	const char *p = req->method;
+
+	while (*p != '\r' && *p != '\n')
+		p++;
+	return (size_t)(p - req->method);
+}
+
+/* A response whose body (if any) is in memory. */
+static void
+http_queue_raw(struct strm *s, const struct http_request *req, const struct http_out *o,
+    const char *body, size_t blen, int head_only, const char *raw, size_t rawlen)
+{
+	char head[HTTP_HEAD_MAX];
+	struct resp *r;
+	int hl;
+
+	if ((r = resp_new()) == NULL)
+		goto oom;
+	if ((hl = http_head(o, head, sizeof(head))) < 0)
+		goto oom;
+	if (head_only)
+		blen = 0;
+	if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
+		goto oom;
+	memcpy(r->buf, head, (size_t)hl);
+	if (blen > 0)
+		memcpy(r->buf + hl, body, blen);
+	r->len = (size_t)hl + blen;
+	r->body_sent = blen;
+	r->status = o->status;
+	r->close = o->close;
+	if (log_enabled()) {
+		if (req != NULL) {
+			raw = req->method;
+			rawlen = http_line_len(req);
+		} else if (raw == NULL || rawlen == 0) {
+			raw = "-";
+			rawlen = 1;
+		}
+		r->log = log_prepare(server_peer(s), req, raw, rawlen, o->status, &r->log_split);
+	}
+	server_enqueue(s, r);
+	return;
+oom:
+	/* Nothing sensible can go out; closing keeps the byte stream in step. */
+	resp_free(r);
+	server_close_after(s, 0);
+}
+
+static void
+http_queue(struct strm *s, const struct http_request *req, const struct http_out *o,
+    const char *body, size_t blen, int head_only)
+{
+	http_queue_raw(s, req, o, body, blen, head_only, NULL, 0);
+}
+
+static void
+http_error_page(struct strm *s, const struct http_request *req, int status, int conn_close,
+    const char *extra, int head_only)
+{
+	char body[512];
+	struct http_out o = { 0 };
+	int n;
+
+	n = snprintf(body, sizeof(body),
+	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
+	    "<body><h1>%d %s</h1></body></html>\n",
+	    status, http_status_text(status), status, http_status_text(status));
+	o.status = status;
+	o.minor = req ? req->minor_version : 1;
+	o.close = conn_close || server_draining(s);
+	o.ctype = "text/html; charset=utf-8";
+	o.clen = (uint64_t)n;
+	o.has_clen = 1;
+	o.extra = extra;
+	http_queue(s, req, &o, body, (size_t)n, head_only);
+}
+
+/* A request that could not be parsed: no request to go by, so close after it. raw: its
+ * first line as far as it came, for the log (escaped there). */
+void
+http_send_error(struct strm *s, int status, int minor_version, int conn_close, const char *raw,
+    size_t rawlen)
+{
+	size_t i;
+	char body[512];
+	struct http_out o = { 0 };
+	int n;
+
+	n = snprintf(body, sizeof(body),
+	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
+	    "<body><h1>%d %s</h1></body></html>\n",
+	    status, http_status_text(status), status, http_status_text(status));
+	o.status = status;
+	o.minor = minor_version;
+	o.close = conn_close || server_draining(s);
+	o.ctype = "text/html; charset=utf-8";
+	o.clen = (uint64_t)n;
+	o.has_clen = 1;
+	for (i = 0; raw != NULL && i < rawlen && i < 1024; i++)
+		if (raw[i] == '\r' || raw[i] == '\n')
+			break;
+	http_queue_raw(s, NULL, &o, body, (size_t)n, 0, raw, i);
+}
+
+static void
+http_redirect_dir(struct strm *s, const struct http_request *req, int conn_close, int head_only)
+{
+	char extra[HTTP_HEAD_MAX / 2];
+	int n;
+
+	/* The path as the client sent it (the parser let no CTL or space through), plus "/". */
+	n = snprintf(extra, sizeof(extra), "Location: %.*s/%s%.*s\r\n", (int)req->path_len,
+	    req->path, req->query ? "?" : "", req->query ? (int)req->query_len : 0,
+	    req->query ? req->query : "");
+	if (n < 0 || (size_t)n >= sizeof(extra)) {
+		http_error_page(s, req, 414, conn_close, NULL, head_only);
+		return;
+	}
+	http_error_page(s, req, 301, conn_close, extra, head_only);
+}
+
+static void
+http_file(struct strm *s, const struct http_request *req, const char *path, int fd,
+    const struct stat *st, int conn_close, int head_only)
+{
+	char lm[HTTP_DATE_LEN + 1], extra[512], head[HTTP_HEAD_MAX];
+	struct http_out o = { 0 };
+	struct http_range rg = { 0, 0 };
+	enum http_range_result rr = HTTP_RANGE_IGNORE;
+	uint64_t size = (uint64_t)st->st_size, first = 0, len = size;
+	const struct http_header *ir;
+	struct resp *r = NULL;
+	time_t ims;
+	int hl;
+
+	if (http_date_format(st->st_mtime, lm, sizeof(lm)) == 0)
+		lm[0] = '\0';
+	o.minor = req->minor_version;
+	o.close = conn_close;
+	o.ctype = file_mime(path);
+	o.extra = extra;
+	if (http_if_modified_since(req, &ims) == 1 && st->st_mtime <= ims) {
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n", lm);
+		o.status = 304;
+		o.ctype = NULL;
+		http_queue(s, req, &o, NULL, 0, 1);
+		http_close_fd(fd);
+		return;
+	}
+	/* If-Range with anything but our current date: send the whole (changed) file. */
+	ir = http_header_find(req->headers, req->num_headers, "If-Range", NULL);
+	if (ir == NULL || (ir->value_len == strlen(lm) && memcmp(ir->value, lm, ir->value_len) == 0))
+		rr = http_request_range(req, size, &rg);
+	if (rr == HTTP_RANGE_UNSATISFIABLE) {
+		snprintf(extra, sizeof(extra), "Content-Range: bytes */%llu\r\n",
+		    (unsigned long long)size);
+		http_close_fd(fd);
+		http_error_page(s, req, 416, conn_close, extra, head_only);
+		return;
+	}
+	if (rr == HTTP_RANGE_OK) {
+		first = rg.first;
+		len = rg.last - rg.first + 1;
+		o.status = 206;
+		snprintf(extra, sizeof(extra),
+		    "Last-Modified: %s\r\nAccept-Ranges: bytes\r\nContent-Range: bytes %llu-%llu/%llu\r\n",
+		    lm, (unsigned long long)rg.first, (unsigned long long)rg.last,
+		    (unsigned long long)size);
+	} else {
+		o.status = 200;
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nAccept-Ranges: bytes\r\n", lm);
+	}
+	o.clen = len;
+	o.has_clen = 1;
+	if ((r = resp_new()) == NULL || (hl = http_head(&o, head, sizeof(head))) < 0)
+		goto oom;
+	if (head_only || len <= SERVER_INLINE_BODY) {
+		size_t blen = head_only ? 0 : (size_t)len, got = 0;
+		if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
+			goto oom;
+		memcpy(r->buf, head, (size_t)hl);
+		while (got < blen) {
+			ssize_t n = pread(fd, r->buf + hl + got, blen - got, (off_t)(first + got));
+			if (n <= 0) {
+				if (n < 0 && errno == EINTR)
+					continue;
+				/* The file shrank under us: the promised length cannot be kept. */
+				resp_free(r);
+				http_close_fd(fd);
+				http_error_page(s, req, 500, 1, NULL, head_only);
+				return;
+			}
+			got += (size_t)n;
+		}
+		r->len = (size_t)hl + blen;
+		r->body_sent = blen;
+		http_close_fd(fd);
+	} else {
+		if ((r->buf = malloc((size_t)hl)) == NULL)
+			goto oom;
+		memcpy(r->buf, head, (size_t)hl);
+		r->len = (size_t)hl;
+		r->fd = fd;
+		r->foff = (off_t)first;
+		r->fend = (off_t)(first + len);
+	}
+	r->status = o.status;
+	r->close = o.close;
+	if (log_enabled())
+		r->log = log_prepare(server_peer(s), req, req->method, http_line_len(req), o.status,
+		    &r->log_split);
+	server_enqueue(s, r);
+	return;
+oom:
+	if (r == NULL || r->fd != fd)
+		http_close_fd(fd);
+	resp_free(r);
+	server_close_after(s, 0);
+}
+
+static void
+http_dir(struct strm *s, const struct http_request *req, const char *path, int fd, int conn_close,
+    int head_only)
+{
+	char idx[PATH_MAX + 16];
+	struct http_out o = { 0 };
+	struct stat st;
+	char *body = NULL;
+	size_t blen = 0;
+	int ifd = -1, status;
+
+	if (path[strlen(path) - 1] != '/') {
+		http_close_fd(fd);
+		http_redirect_dir(s, req, conn_close, head_only);
+		return;
+	}
+	if ((size_t)snprintf(idx, sizeof(idx), "%sindex.html", path) < sizeof(idx) &&
+	    file_open(idx, &ifd, &st) == 0) {
+		if (S_ISREG(st.st_mode)) {
+			http_close_fd(fd);
+			http_file(s, req, idx, ifd, &st, conn_close, head_only);
+			return;
+		}
+		http_close_fd(ifd);
+	}
+	if ((status = file_listing(fd, path, &body, &blen)) != 0) {
+		http_error_page(s, req, status, conn_close, NULL, head_only);
+		return;
+	}
+	o.status = 200;
+	o.minor = req->minor_version;
+	o.close = conn_close;
+	o.ctype = "text/html; charset=utf-8";
+	o.clen = blen;
+	o.has_clen = 1;
+	http_queue(s, req, &o, body, blen, head_only);
+	free(body);
+}
+
+void
+http_handle(struct strm *s, const struct http_request *req)
+{
+	char path[PATH_MAX];
+	const char *host;
+	size_t host_len;
+	int keep = http_keep_alive(req->minor_version, req->headers, req->num_headers);
+	int conn_close, head_only = req->method_id == HTTP_METHOD_HEAD, fd = -1, status;
+	struct stat st;
+	ssize_t plen;
+
+	if (!keep)
+		server_close_after(s, 1);
+	conn_close = !keep || server_draining(s);
+	if (req->method_id == HTTP_METHOD_OTHER || req->method_id == HTTP_METHOD_CONNECT) {
+		http_error_page(s, req, 501, conn_close, NULL, 0);
+		return;
+	}
+	if (req->method_id != HTTP_METHOD_GET && req->method_id != HTTP_METHOD_HEAD) {
+		http_error_page(s, req, 405, conn_close, "Allow: GET, HEAD\r\n", 0);
+		return;
+	}
+	if (http_request_host(req, &host, &host_len) == -1 ||
+	    (req->form != HTTP_TARGET_ORIGIN && req->form != HTTP_TARGET_ABSOLUTE)) {
+		http_error_page(s, req, 400, conn_close, NULL, head_only);
+		return;
+	}
+	if (req->path_len >= sizeof(path)) {
+		http_error_page(s, req, 414, conn_close, NULL, head_only);
+		return;
+	}
+	/* "..", "%2e%2e", NUL, %2F: all refused here, before any file system call. */
+	if ((plen = http_path_clean(req->path, req->path_len, path, sizeof(path))) < 1) {
+		http_error_page(s, req, 400, conn_close, NULL, head_only);
+		return;
+	}
+	if ((status = file_open(path, &fd, &st)) != 0) {
+		http_error_page(s, req, status, conn_close, NULL, head_only);
+		return;
+	}
+	if (S_ISDIR(st.st_mode))
+		http_dir(s, req, path, fd, conn_close, head_only);
+	else
+		http_file(s, req, path, fd, &st, conn_close, head_only);
+}

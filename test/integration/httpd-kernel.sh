@@ -1,0 +1,129 @@
+#!/bin/bash
+# httpd-kernel.sh: sctphttpd over kernel SCTP, one-to-one (sctp) and one-to-many (sctp1m), with
+# tp_peer, test_httpd_streams and lksctp-tools' withsctp curl as clients (TAP). Runs natively
+# where the kernel has SCTP, else inside the VM (test/vm/run): "--inner" is the part run there.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+H=${SCTPHTTPD:-$top_builddir/sctphttpd}
+P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
+S=${HTTPD_STREAMS:-$top_builddir/test/unit/test_httpd_streams}
+
+if [ "$1" != --inner ]; then
+	for f in "$H" "$P" "$S"; do
+		if [ ! -x "$f" ]; then
+			ok 1 "$f not built (make check builds it)"
+			done_testing
+			exit
+		fi
+	done
+	run_tap kernel_sctp bash "$here/httpd-kernel.sh" --inner
+	done_testing
+	exit
+fi
+
+tmp=$(mktemp -d /tmp/httpd-kernel.XXXXXX)
+chmod 755 "$tmp"
+pids=
+cleanup() {
+	local p
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+doc=$tmp/doc
+mkdir -p "$doc"
+echo first >"$doc/first.txt"
+head -c 5000000 /dev/urandom >"$doc/big.bin"
+for i in $(seq 0 99); do echo "file $i" >"$doc/f$i.txt"; done
+chmod -R a+rX "$doc"
+
+sctp_free() {
+	! ss -Hln --sctp "sport = :$1" 2>/dev/null | grep -q .
+}
+for try in $(seq 1 30); do
+	b=$((20000 + (RANDOM % 2000) * 8))
+	sctp_free $b && sctp_free $((b + 1)) && sctp_free $((b + 2)) && sctp_free $((b + 3)) && break
+done
+
+start() {
+	local name=$1 want=$2 i
+	shift 2
+	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	last=$!
+	pids="$pids $last"
+	for i in $(seq 1 100); do
+		[ "$(grep -c '^sctphttpd: listening on' "$tmp/$name.err")" -ge "$want" ] && return 0
+		kill -0 "$last" 2>/dev/null || break
+		sleep 0.1
+	done
+	sed 's/^/# /' "$tmp/$name.err"
+	return 1
+}
+
+start main 4 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) \
+    -L sctp:127.0.0.1,127.0.0.2:$((b + 2))
+ok $? "listens on TCP, sctp, sctp1m and a multihomed sctp (127.0.0.1,127.0.0.2) at once"
+main=$last
+
+req=$'GET /first.txt HTTP/1.1\r\nHost: x\r\n\r\n'
+for t in "sctp $b" "sctp1m $((b + 1))"; do
+	set -- $t
+	timeout 30 "$P" --timeout 20 --stream 5 --ppid 63 send "$1" 127.0.0.1:"$2" "$req" \
+	    >"$tmp/p.out" 2>&1
+	grep -q '^reply stream=5 ppid=63 len=[0-9]*: HTTP/1.1 200 OK' "$tmp/p.out" &&
+	    grep -qx first "$tmp/p.out"
+	ok $? "$1: tp_peer's request on stream 5 answered on stream 5 with PPID 63"
+
+	args="0:/big.bin"
+	for i in $(seq 1 30); do args="$args $i:/f$i.txt"; done
+	args="$args 40:/first.txt 40:/f1.txt 40:/f2.txt"
+	timeout 60 "$S" --timeout 30 --dir "$doc" "$1" 127.0.0.1:"$2" $args >"$tmp/s.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && [ "$(grep -c ' match ' "$tmp/s.out")" = 34 ] && ! grep -q 'bad ppid' "$tmp/s.out"
+	ok $? "$1: 34 requests on 32 streams of one association, each on its stream, intact"
+	grep '^done' "$tmp/s.out" | tail -n1 | grep -q 'stream=0 .* /big.bin$'
+	ok $? "$1: the 5 MB answer on stream 0 completes after the 30 small ones"
+	[ "$(grep 'stream=40 ' "$tmp/s.out" | awk '{ print $NF }' | tr '\n' ' ')" = "/first.txt /f1.txt /f2.txt " ]
+	ok $? "$1: pipelined on one stream, answered in order"
+	[ $rc = 0 ] || tail -n 20 "$tmp/s.out" | sed 's/^/# /'
+
+	args=
+	for i in $(seq 0 99); do args="$args $i:/f$i.txt"; done
+	timeout 60 "$S" --timeout 30 --dir "$doc" "$1" 127.0.0.1:"$2" $args >"$tmp/s.out" 2>&1
+	[ $? = 0 ] && [ "$(grep -c ' match ' "$tmp/s.out")" = 100 ] && grep -q 'in=100 out=100' "$tmp/s.out"
+	ok $? "$1: 100 concurrent transactions on 100 streams"
+done
+
+timeout 30 "$P" --timeout 20 --stream 1 --ppid 63 send sctp 127.0.0.2:$((b + 2)) "$req" \
+    >"$tmp/p.out" 2>&1
+grep -q '^reply stream=1 ppid=63 .*HTTP/1.1 200 OK' "$tmp/p.out"
+ok $? "multihomed listener: served through its second address 127.0.0.2"
+
+timeout 0.5 "$S" --dir "$doc" sctp 127.0.0.1:$b 0:/big.bin 1:/big.bin >/dev/null 2>&1
+timeout 0.5 "$S" --dir "$doc" sctp1m 127.0.0.1:$((b + 1)) 0:/big.bin 1:/big.bin >/dev/null 2>&1
+sleep 0.5
+timeout 30 "$P" --timeout 20 --stream 2 --ppid 63 send sctp1m 127.0.0.1:$((b + 1)) "$req" \
+    >"$tmp/p.out" 2>&1
+kill -0 $main && grep -q 'HTTP/1.1 200 OK' "$tmp/p.out"
+ok $? "clients vanishing mid-transfer (sctp, sctp1m): the server carries on"
+
+kill -USR1 $main
+timeout 10 tail --pid=$main -f /dev/null
+wait $main
+ok $? "SIGUSR1: exit 0"
+
+# withsctp (lksctp-tools) turns curl's TCP socket into SCTP; its data goes with PPID 0.
+if command -v withsctp >/dev/null; then
+	start ws 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 3)) --accept-ppid0
+	out=$(timeout 20 withsctp curl -s "http://127.0.0.1:$((b + 3))/first.txt" 2>"$tmp/ws.err")
+	[ "$out" = first ]
+	ok $? "withsctp curl against the sctp listener (--accept-ppid0)"
+	[ "$out" = first ] || sed 's/^/# /' "$tmp/ws.err"
+	kill $last
+else
+	ok 1 "withsctp missing (apt-get install lksctp-tools)"
+fi
+
+done_testing
