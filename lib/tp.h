@@ -176,6 +176,7 @@ int tp_sock_nonblock(int fd);
 int tp_sock_bufs(int fd, const struct tp_opts *o, char *err, size_t errlen);
 int tp_sock_fd_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events);
 int tp_sock_lwatch(struct tp_listener *l, struct ev_loop *loop, int on);
+int tp_sock_accept(struct tp_listener *l, struct tp_conn *c, int *family);
 int tp_sock_finish(struct tp_conn *c);
 void tp_sock_close(struct tp_conn *c);
 void tp_sock_lclose(struct tp_listener *l);

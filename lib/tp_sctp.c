@@ -35,18 +35,12 @@ bad:
 static int
 tp_sctp_accept(struct tp_listener *l, struct tp_conn *c)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
 	struct tp_sctp_conn *s;
 	struct sctp_status st;
+	int rc;
 
-	c->fd = accept4(l->fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (c->fd == -1) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-		    errno == ECONNABORTED)
-			return TP_RETRY;
-		return tp_sock_errno(l->err, sizeof(l->err), "accept");
-	}
+	if ((rc = tp_sock_accept(l, c, NULL)) != TP_OK)
+		return rc;
 	if ((s = calloc(1, sizeof(*s))) == NULL) {
 		tp_seterr(l->err, sizeof(l->err), "out of memory");
 		goto bad;
@@ -58,7 +52,6 @@ tp_sctp_accept(struct tp_listener *l, struct tp_conn *c)
 		tp_sctp_as_up(c, &s->as, st.sstat_instrms, st.sstat_outstrms);
 	else
 		tp_sctp_as_up(c, &s->as, 0, 0);
-	tp_addr_str((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
 	return TP_OK;
 bad:
 	free(c->impl);

@@ -76,6 +76,27 @@ tp_sock_lwatch(struct tp_listener *l, struct ev_loop *loop, int on)
 	return TP_OK;
 }
 
+/* Accept one connection, non-blocking, with its peer's address as text: TP_RETRY when none
+ * is waiting (or it went away before we took it). */
+int
+tp_sock_accept(struct tp_listener *l, struct tp_conn *c, int *family)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	c->fd = accept4(l->fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (c->fd == -1) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+		    errno == ECONNABORTED)
+			return TP_RETRY;
+		return tp_sock_errno(l->err, sizeof(l->err), "accept");
+	}
+	tp_addr_str((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
+	if (family != NULL)
+		*family = ss.ss_family;
+	return TP_OK;
+}
+
 /* Completion of a non-blocking connect: SO_ERROR tells how it went. */
 int
 tp_sock_finish(struct tp_conn *c)

@@ -45,22 +45,15 @@ bad:
 static int
 tp_stream_accept(struct tp_listener *l, struct tp_conn *c)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
+	int family, rc;
 
-	c->fd = accept4(l->fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (c->fd == -1) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
-		    errno == ECONNABORTED)
-			return TP_RETRY;
-		return tp_sock_errno(l->err, sizeof(l->err), "accept");
-	}
-	if (tp_stream_opts(c->fd, ss.ss_family, &l->opts, l->err, sizeof(l->err)) != TP_OK) {
+	if ((rc = tp_sock_accept(l, c, &family)) != TP_OK)
+		return rc;
+	if (tp_stream_opts(c->fd, family, &l->opts, l->err, sizeof(l->err)) != TP_OK) {
 		close(c->fd);
 		c->fd = -1;
 		return TP_ERROR;
 	}
-	tp_addr_str((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
 	return TP_OK;
 }
 
@@ -152,35 +145,14 @@ tp_stream_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *se
 	return tp_sock_errno(c->err, sizeof(c->err), "sendfile");
 }
 
-const struct tp_type tp_type_tcp = {
-	.name = "tcp",
-	.help = "TCP byte stream (kernel)",
-	.caps = 0,
-	.listen = tp_stream_listen,
-	.accept = tp_stream_accept,
-	.lwatch = tp_sock_lwatch,
-	.lclose = tp_sock_lclose,
-	.connect = tp_stream_connect,
-	.finish = tp_sock_finish,
-	.send = tp_stream_send,
-	.recv = tp_stream_recv,
-	.watch = tp_sock_fd_watch,
-	.close = tp_sock_close,
-	.sendfile = tp_stream_sendfile,
-};
+#define TP_STREAM_TYPE(sym, nm, hp) \
+const struct tp_type sym = { \
+	.name = nm, .help = hp, .caps = 0, \
+	.listen = tp_stream_listen, .accept = tp_stream_accept, .lwatch = tp_sock_lwatch, \
+	.lclose = tp_sock_lclose, .connect = tp_stream_connect, .finish = tp_sock_finish, \
+	.send = tp_stream_send, .recv = tp_stream_recv, .watch = tp_sock_fd_watch, \
+	.close = tp_sock_close, .sendfile = tp_stream_sendfile, \
+}
 
-const struct tp_type tp_type_unix = {
-	.name = "unix",
-	.help = "UNIX-domain stream socket (path or @abstract)",
-	.caps = 0,
-	.listen = tp_stream_listen,
-	.accept = tp_stream_accept,
-	.lwatch = tp_sock_lwatch,
-	.lclose = tp_sock_lclose,
-	.connect = tp_stream_connect,
-	.finish = tp_sock_finish,
-	.send = tp_stream_send,
-	.recv = tp_stream_recv,
-	.watch = tp_sock_fd_watch,
-	.close = tp_sock_close,
-};
+TP_STREAM_TYPE(tp_type_tcp, "tcp", "TCP byte stream (kernel)");
+TP_STREAM_TYPE(tp_type_unix, "unix", "UNIX-domain stream socket (path or @abstract)");
