@@ -8,7 +8,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
   libsctp-dev lksctp-tools libusrsctp-dev libusrsctp-examples
   libmpg123-dev libcmocka-dev
   qemu-system-x86 qemu-system-common busybox-static cpio kmod iproute2 nftables iputils-ping
-  iperf3 python3 mmark"
+  iperf3 python3 mmark curl netcat-openbsd wrk nginx-light lighttpd httperf"
 
 missing=""
 for p in $PACKAGES; do
@@ -24,8 +24,13 @@ if [ -n "$missing" ]; then
 	echo "setup: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
+	# Servers among them (nginx, lighttpd) are peers that tests start themselves: don't let
+	# the package start them as system services.
+	policy=/usr/sbin/policy-rc.d
+	[ -e $policy ] || { printf '#!/bin/sh\nexit 101\n' >$policy; chmod +x $policy; added_policy=1; }
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	[ -z "${added_policy:-}" ] || rm -f $policy
 fi
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then

@@ -1,0 +1,212 @@
+/* load.h: httpload and httpget: options, sessions (associations and calls), schedule, report. */
+#ifndef SCTPAPPS_LOAD_H
+#define SCTPAPPS_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "http.h"
+#include "tp.h"
+
+struct ev_loop;
+
+#define LOAD_PPID_HTTP 63       /* draft-sctpapps-http-over-sctp: PPID of HTTP data */
+#define LOAD_MSG_MAX   16384    /* draft: HTTP data per SCTP user message */
+#define LOAD_HEAD_MAX  65536    /* a response head longer than this is malformed */
+
+/* Why a connection (or one call, for CORRUPT) failed: httperf's error classes, plus ours. */
+enum load_err {
+	LOAD_OK = 0,
+	LOAD_E_CLIENT_TIMO,  /* --timeout passed without progress */
+	LOAD_E_SOCK_TIMO,    /* the stack gave up (ETIMEDOUT) */
+	LOAD_E_REFUSED,
+	LOAD_E_RESET,        /* reset, aborted, or closed by the server in the middle of a reply */
+	LOAD_E_FDUNAVAIL,    /* out of file descriptors (EMFILE) */
+	LOAD_E_ADDRUNAVAIL,  /* no local port or address (EADDRNOTAVAIL) */
+	LOAD_E_FTABFULL,     /* system file table full (ENFILE) */
+	LOAD_E_OTHER,        /* malformed reply, data on an idle stream, anything else */
+	LOAD_E_CORRUPT,      /* --verify: a body's length or checksum is wrong (per call) */
+	LOAD_E_NUM
+};
+
+/* ---- session.c: one connection or association, its streams and its calls ---- */
+
+struct sess;
+
+/* One transaction. The session owns it: it lives from sess_issue until its done callback. */
+struct sess_call {
+	struct sess_call *next;  /* in its stream's queue of outstanding calls */
+	struct sess_call *snext; /* in the session's queue of requests to send */
+	const char *req;         /* the request bytes, owned by the caller, kept until done */
+	size_t req_len, sent;
+	int head_req;            /* HEAD: the response has no body */
+	uint16_t stream;
+	uint64_t id;             /* the caller's */
+	void *arg;               /* the caller's */
+	uint64_t t_sched;        /* when it should have been sent (coordinated omission), us */
+	uint64_t t_issue, t_first, t_done;
+	int status;              /* 0 until the head has come */
+	int minor_version;
+	uint64_t hdr_bytes, body_bytes, footer_bytes, data_bytes; /* data: decoded content */
+	int64_t content_length;  /* -1: not given */
+	int complete;            /* the reply is whole (else abandoned when the session ended) */
+	uint32_t crc;            /* the caller's scratch: running checksum of the content */
+	int bol;                 /* the caller's scratch: printing is at the start of a line */
+};
+
+struct sess_cbs {
+	void (*up)(struct sess *s, void *arg);
+	/* The final head of call k (1xx interim heads are skipped): raw bytes and parsed. */
+	void (*head)(struct sess *s, struct sess_call *k, const char *raw, size_t len,
+	    const struct http_response *res, void *arg);
+	void (*body)(struct sess *s, struct sess_call *k, const char *p, size_t n, void *arg);
+	/* The reply is complete. The callback may issue more calls, never free the session. */
+	void (*done)(struct sess *s, struct sess_call *k, void *arg);
+	/* The session is over: LOAD_OK (all done, or the server closed it idle) or why not,
+	 * with text. abandoned: calls outstanding that will never complete. The callback is the
+	 * last use of s by the session; it may (and should) sess_free it. */
+	void (*end)(struct sess *s, enum load_err e, const char *why, unsigned abandoned,
+	    void *arg);
+};
+
+struct sess_opts {
+	const char *proto;       /* tp type name */
+	const char *addr;        /* "h1,h2:port" */
+	struct tp_opts tp;
+	unsigned max_piped;      /* outstanding calls per stream (1: no pipelining) */
+	uint64_t timeout_us;     /* no progress for this long: LOAD_E_CLIENT_TIMO (0: never) */
+};
+
+struct sess *sess_new(struct ev_loop *loop, const struct sess_opts *o,
+    const struct sess_cbs *cbs, void *arg, enum load_err *e, char *err, size_t errlen);
+void sess_free(struct sess *s);
+/* Calls that can be issued now (0 while connecting or closing). */
+unsigned sess_slots(const struct sess *s);
+/* Issue a request on the next idle stream (round-robin, as the draft says): the call, or
+ * NULL when no slot is free. */
+struct sess_call *sess_issue(struct sess *s, const char *req, size_t len, int head_req,
+    uint64_t t_sched);
+unsigned sess_outstanding(const struct sess *s);
+/* No more calls: the session ends (end callback, LOAD_OK) once the outstanding ones are done. */
+void sess_finish(struct sess *s);
+unsigned sess_streams(const struct sess *s); /* usable streams N, 0 before it is up */
+int sess_is_up(const struct sess *s);
+int sess_closing(const struct sess *s);     /* the server said Connection: close */
+uint64_t sess_t_start(const struct sess *s);
+uint64_t sess_t_up(const struct sess *s);
+struct tp_conn *sess_conn(struct sess *s);
+enum load_err sess_classify(const char *err); /* a transport's error text: its class */
+const char *load_err_name(enum load_err e);
+
+/* ---- hist.c: log-linear latency histogram (HdrHistogram-style), values in us ---- */
+
+struct hist {
+	uint64_t *counts;
+	uint64_t n, min, max;
+	double sum, sum2;
+};
+
+int hist_init(struct hist *h);
+void hist_free(struct hist *h);
+void hist_add(struct hist *h, uint64_t v);
+void hist_merge(struct hist *dst, const struct hist *src);
+uint64_t hist_quantile(const struct hist *h, double q); /* q in [0,1] */
+double hist_mean(const struct hist *h);
+double hist_stddev(const struct hist *h);
+
+/* ---- verify.c: --verify and --verify-manifest ---- */
+
+struct verify_entry {
+	char *path;
+	uint64_t size;
+	uint32_t crc;
+};
+
+struct verify_manifest {
+	struct verify_entry *e;
+	size_t n;
+};
+
+uint32_t verify_crc32(uint32_t crc, const void *p, size_t n); /* start with 0 */
+int verify_manifest_load(struct verify_manifest *m, const char *file, char *err, size_t errlen);
+void verify_manifest_free(struct verify_manifest *m);
+const struct verify_entry *verify_manifest_find(const struct verify_manifest *m,
+    const char *path, size_t len);
+
+/* ---- report.c: the counters, httperf's report, JSON and CSV ---- */
+
+#define LOAD_LIFE_BINS 100000   /* httperf: 1 ms bins up to 100 s for the median lifetime */
+#define LOAD_RATE_INTERVAL 5.0  /* httperf: reply rate sampled every 5 s */
+
+struct load_stats {
+	uint64_t conns_issued, conns_connected, max_conns, max_burst;
+	uint64_t lifetimes;
+	double life_sum, life_sum2, life_min, life_max;   /* seconds */
+	uint32_t *life_hist;                               /* LOAD_LIFE_BINS + 1 */
+	double connect_sum;
+	uint64_t rate_samples;
+	double rate_sum, rate_sum2, rate_min, rate_max;
+	uint64_t responses, sent, replies;
+	double response_sum, xfer_sum;
+	uint64_t req_bytes, hdr_bytes, body_bytes, footer_bytes;
+	uint64_t status[6];
+	uint64_t errors[LOAD_E_NUM];
+	struct hist lat;         /* per call: reply complete - scheduled (rate) or issued */
+	double duration;         /* s */
+	double user, sys;        /* CPU s */
+};
+
+int report_stats_init(struct load_stats *st);
+void report_stats_free(struct load_stats *st);
+void report_stats_merge(struct load_stats *dst, const struct load_stats *src);
+void report_lifetime(struct load_stats *st, double seconds);
+uint64_t report_errors_total(const struct load_stats *st);
+/* httperf 0.9.0's report, line for line; the corrupt count only when verifying. */
+void report_httperf(FILE *f, const struct load_stats *st, int verify);
+void report_latency(FILE *f, const struct load_stats *st);
+void report_json(FILE *f, const struct load_stats *st);
+void report_csv(FILE *f, const struct load_stats *st, int header);
+
+/* ---- load.c: the schedule ---- */
+
+enum load_period { LOAD_PERIOD_D = 0, LOAD_PERIOD_U, LOAD_PERIOD_E };
+
+#define LOAD_PRINT_HEADER 0x1u
+#define LOAD_PRINT_BODY   0x2u
+
+struct load_opts {
+	const char *server;      /* "a" or "a,b" (multihoming) */
+	unsigned port;
+	const char *uri;
+	const char *method;
+	int http_minor;          /* 0 or 1 */
+	char *headers;           /* --add-header, CRLF-terminated lines, owned */
+	double rate;             /* connections per second; 0: one after the other */
+	enum load_period period;
+	double period_a, period_b; /* seconds: mean (d, e) or bounds (u) */
+	uint64_t num_conns;
+	uint64_t num_calls;      /* per connection; 0: unlimited (closed loop) */
+	int num_calls_set;
+	double timeout;          /* s, 0: none */
+	unsigned max_conns;      /* 0: unlimited */
+	unsigned max_piped;
+	unsigned concurrency;    /* closed loop: connections kept open; 0: open loop */
+	double duration;         /* s, 0: until num-conns are done */
+	unsigned print_reply, print_request; /* LOAD_PRINT_* */
+	int hog, verbose, json, csv, verify, no_report;
+	const char *manifest;
+	unsigned client_id, client_n;
+	int sndbuf, rcvbuf;      /* 0: as given by the stack (httperf's defaults are printed) */
+	const char *proto;
+	unsigned streams;
+	unsigned rto_min, nodelay;
+	unsigned udp_port, udp_remote_port;
+	unsigned threads;
+	char addr[512];          /* built: "server:port" */
+};
+
+int load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t errlen);
+
+#endif

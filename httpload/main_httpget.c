@@ -1,0 +1,403 @@
+/* main_httpget.c: httpget: fetch URLs over TCP or SCTP, several at once on one association. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "ev.h"
+#include "load.h"
+
+static const char usage[] =
+"usage: httpget [options] URL...     fetch http://HOST[:PORT]/PATH over TCP or SCTP\n"
+"  -o FILE          write the next URL's body to FILE (give one per URL, in order)\n"
+"  -O DIR           write each body to DIR/<last path segment>\n"
+"  -i               include the response head in the output\n"
+"  -I               HEAD requests: print the heads only\n"
+"  -f, --fail       exit 22 when a status is 400 or more (and write nothing for it)\n"
+"  -s, --silent     no progress bar\n"
+"  -m, --timeout S  give up after S seconds without progress (default 30)\n"
+"  -v, --verbose    say what happens on stderr\n"
+"  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
+"  --streams N      SCTP streams to ask for (default: one per URL)\n"
+"  --udp-encaps-port N   usrsctp: local UDP port; --udp-port N: the server's\n"
+"  -h, --help  -V, --version\n"
+"Several URLs must name one server: they go on one connection or association, one per\n"
+"stream on SCTP, one after the other on TCP.\n"
+"exit status (as curl): 0 ok, 2 usage, 7 connect failed, 8 malformed reply, 18 body cut\n"
+"short, 22 HTTP error with --fail, 23 write error, 28 timeout, 56 connection lost\n";
+
+struct get_item {
+	const char *url;
+	char *req;
+	size_t req_len;
+	const char *out;         /* NULL: standard output */
+	FILE *f;
+	int status, done, issued, failed_write;
+	uint64_t bytes;
+	int64_t length;
+};
+
+static struct {
+	struct get_item *it;
+	int n, next, include, head, fail, silent, verbose, rc, tty;
+	struct ev_loop *loop;
+	uint64_t total_bytes, total_length, last_bar;
+	const char *outdir;
+} g;
+
+static void
+get_die(int code, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "httpget: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void
+get_progress(int final)
+{
+	uint64_t now = ev_clock_us();
+	int pct, i, w = 40;
+
+	if (!g.tty || g.silent || g.total_length < (1u << 20))
+		return;
+	if (!final && now - g.last_bar < 100000)
+		return;
+	g.last_bar = now;
+	pct = (int)(100.0 * (double)g.total_bytes / (double)g.total_length);
+	if (pct > 100)
+		pct = 100;
+	fputs("\r[", stderr);
+	for (i = 0; i < w; i++)
+		fputc(i < pct * w / 100 ? '#' : ' ', stderr);
+	fprintf(stderr, "] %3d%% %.1f MB", pct, (double)g.total_bytes / 1e6);
+	if (final)
+		fputc('\n', stderr);
+}
+
+static void
+get_set_rc(int rc)
+{
+	if (g.rc == 0)
+		g.rc = rc;
+}
+
+static FILE *
+get_open(struct get_item *it)
+{
+	if (it->f != NULL)
+		return it->f;
+	if (it->out == NULL)
+		it->f = stdout;
+	else if ((it->f = fopen(it->out, "wb")) == NULL) {
+		fprintf(stderr, "httpget: %s: %s\n", it->out, strerror(errno));
+		it->failed_write = 1;
+		get_set_rc(23);
+	}
+	return it->f;
+}
+
+static void
+get_write(struct get_item *it, const char *p, size_t n)
+{
+	FILE *f;
+
+	if (it->failed_write || (g.fail && it->status >= 400))
+		return;
+	if ((f = get_open(it)) == NULL)
+		return;
+	if (fwrite(p, 1, n, f) != n) {
+		it->failed_write = 1;
+		get_set_rc(23);
+	}
+}
+
+static void
+get_fill(struct sess *s)
+{
+	struct sess_call *k;
+	struct get_item *it;
+
+	while (g.next < g.n && sess_slots(s) > 0) {
+		it = &g.it[g.next];
+		if ((k = sess_issue(s, it->req, it->req_len, g.head, 0)) == NULL)
+			break;
+		k->arg = it;
+		it->issued = 1;
+		if (g.verbose)
+			fprintf(stderr, "httpget: %s on stream %u\n", it->url, k->stream);
+		g.next++;
+	}
+	if (g.next == g.n)
+		sess_finish(s);
+}
+
+static void
+get_up(struct sess *s, void *arg)
+{
+	(void)arg;
+	if (g.verbose)
+		fprintf(stderr, "httpget: connected to %s, %u stream%s\n", sess_conn(s)->peer,
+		    sess_streams(s), sess_streams(s) == 1 ? "" : "s");
+	get_fill(s);
+}
+
+static void
+get_head(struct sess *s, struct sess_call *k, const char *raw, size_t len,
+    const struct http_response *res, void *arg)
+{
+	struct get_item *it = k->arg;
+
+	(void)s;
+	(void)arg;
+	it->status = res->status;
+	it->length = k->content_length;
+	if (k->content_length > 0)
+		g.total_length += (uint64_t)k->content_length;
+	if (g.include || g.head)
+		get_write(it, raw, len);
+}
+
+static void
+get_body(struct sess *s, struct sess_call *k, const char *p, size_t n, void *arg)
+{
+	struct get_item *it = k->arg;
+
+	(void)s;
+	(void)arg;
+	it->bytes += n;
+	g.total_bytes += n;
+	get_write(it, p, n);
+	get_progress(0);
+}
+
+static void
+get_done(struct sess *s, struct sess_call *k, void *arg)
+{
+	struct get_item *it = k->arg;
+
+	(void)arg;
+	it->done = 1;
+	if (g.verbose)
+		fprintf(stderr, "httpget: %s: %d, %llu bytes\n", it->url, it->status,
+		    (unsigned long long)it->bytes);
+	if (g.fail && it->status >= 400) {
+		fprintf(stderr, "httpget: %s: the server answered %d\n", it->url, it->status);
+		get_set_rc(22);
+	} else if (!it->failed_write) {
+		get_open(it); /* an empty body still makes its file */
+	}
+	get_fill(s);
+}
+
+static void
+get_end(struct sess *s, enum load_err e, const char *why, unsigned abandoned, void *arg)
+{
+	int i;
+
+	(void)arg;
+	if (e != LOAD_OK || abandoned > 0) {
+		fprintf(stderr, "httpget: %s\n", why);
+		for (i = 0; i < g.n; i++)
+			if (g.it[i].issued && !g.it[i].done && g.it[i].status != 0)
+				get_set_rc(18);
+		switch (e) {
+		case LOAD_E_CLIENT_TIMO:
+		case LOAD_E_SOCK_TIMO: get_set_rc(28); break;
+		case LOAD_E_OTHER: get_set_rc(8); break;
+		default: get_set_rc(sess_is_up(s) ? 56 : 7); break;
+		}
+	}
+	for (i = 0; i < g.n; i++)
+		if (!g.it[i].done && g.rc == 0) {
+			fprintf(stderr, "httpget: %s: no reply\n", g.it[i].url);
+			get_set_rc(56);
+		}
+	get_progress(1);
+	sess_free(s);
+	ev_stop(g.loop);
+}
+
+static const struct sess_cbs get_cbs = {
+	.up = get_up, .head = get_head, .body = get_body, .done = get_done, .end = get_end,
+};
+
+/* http://HOST[:PORT][/PATH]: the authority (with the port) and the request target. */
+static int
+get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
+{
+	const char *p, *slash;
+	size_t n;
+
+	if (strncmp(url, "http://", 7) != 0)
+		return -1;
+	p = url + 7;
+	slash = strchr(p, '/');
+	n = slash ? (size_t)(slash - p) : strlen(p);
+	if (n == 0 || n >= authlen)
+		return -1;
+	memcpy(auth, p, n);
+	auth[n] = '\0';
+	*path = slash ? slash : "/";
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR };
+	static const struct option lopts[] = {
+		{ "fail", no_argument, NULL, 'f' },
+		{ "silent", no_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, 'm' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "include", no_argument, NULL, 'i' },
+		{ "head", no_argument, NULL, 'I' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-dir", required_argument, NULL, 'O' },
+		{ "proto", required_argument, NULL, O_PROTO },
+		{ "streams", required_argument, NULL, O_STREAMS },
+		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
+		{ "udp-port", required_argument, NULL, O_UDPR },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *outs[256], *path, *base;
+	char auth[300], first[300], addr[320], err[TP_ERRLEN], *end;
+	struct sess_opts so;
+	struct sess *s;
+	enum load_err e;
+	struct rlimit rl;
+	double timeout = 30;
+	long streams = 0, v;
+	int ch, nouts = 0, i, n;
+
+	memset(&so, 0, sizeof(so));
+	tp_opts_init(&so.tp);
+	so.proto = "tcp";
+	while ((ch = getopt_long(argc, argv, "o:O:iIfsm:vhV", lopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			if (nouts == (int)(sizeof(outs) / sizeof(outs[0])))
+				get_die(2, "%s", "too many -o");
+			outs[nouts++] = optarg;
+			break;
+		case 'O': g.outdir = optarg; break;
+		case 'i': g.include = 1; break;
+		case 'I': g.head = 1; break;
+		case 'f': g.fail = 1; break;
+		case 's': g.silent = 1; break;
+		case 'm':
+			timeout = strtod(optarg, &end);
+			if (*end != '\0' || timeout < 0)
+				get_die(2, "bad timeout '%s'", optarg);
+			break;
+		case 'v': g.verbose = 1; break;
+		case O_PROTO: so.proto = optarg; break;
+		case O_STREAMS:
+		case O_UDPL:
+		case O_UDPR:
+			v = strtol(optarg, &end, 10);
+			if (*end != '\0' || v < 1 || v > 65535)
+				get_die(2, "bad number '%s'", optarg);
+			if (ch == O_STREAMS)
+				streams = v;
+			else if (ch == O_UDPL)
+				so.tp.udp_port = (uint16_t)v;
+			else
+				so.tp.udp_remote_port = (uint16_t)v;
+			break;
+		case 'h': fputs(usage, stdout); return 0;
+		case 'V': printf("httpget %s\n", PACKAGE_VERSION); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	g.n = argc - optind;
+	if (g.n < 1) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (tp_type_find(so.proto) == NULL)
+		get_die(2, "unknown transport '%s'", so.proto);
+	if (nouts > g.n)
+		get_die(2, "%s", "more -o than URLs");
+	if (g.n > 1 && nouts < g.n && g.outdir == NULL)
+		get_die(2, "%s", "several URLs: give -o FILE for each, or -O DIR");
+	if ((g.it = calloc((size_t)g.n, sizeof(*g.it))) == NULL)
+		get_die(2, "%s", "out of memory");
+	for (i = 0; i < g.n; i++) {
+		struct get_item *it = &g.it[i];
+		char *o;
+		it->url = argv[optind + i];
+		if (get_parse_url(it->url, auth, sizeof(auth), &path) == -1)
+			get_die(2, "not an http:// URL: %s", it->url);
+		if (i == 0)
+			snprintf(first, sizeof(first), "%s", auth);
+		else if (strcmp(first, auth) != 0)
+			get_die(2, "all URLs must name one server: %s", it->url);
+		n = snprintf(NULL, 0, "%s %s HTTP/1.1\r\nUser-Agent: httpget/%s\r\nHost: %s\r\n\r\n",
+		    g.head ? "HEAD" : "GET", path, PACKAGE_VERSION, auth);
+		if ((it->req = malloc((size_t)n + 1)) == NULL)
+			get_die(2, "%s", "out of memory");
+		snprintf(it->req, (size_t)n + 1, "%s %s HTTP/1.1\r\nUser-Agent: httpget/%s\r\n"
+		    "Host: %s\r\n\r\n", g.head ? "HEAD" : "GET", path, PACKAGE_VERSION, auth);
+		it->req_len = (size_t)n;
+		it->length = -1;
+		if (i < nouts) {
+			it->out = strcmp(outs[i], "-") == 0 ? NULL : outs[i];
+		} else if (g.outdir != NULL) {
+			base = strrchr(path, '/') + 1;
+			n = (int)strcspn(base, "?#");
+			if (n == 0) {
+				base = "index.html";
+				n = (int)strlen(base);
+			}
+			if ((o = malloc(strlen(g.outdir) + (size_t)n + 2)) == NULL)
+				get_die(2, "%s", "out of memory");
+			sprintf(o, "%s/%.*s", g.outdir, n, base);
+			it->out = o;
+		}
+	}
+	/* The authority: host[:port] with port 80 by default; [v6] stays bracketed. */
+	end = strrchr(first, ':');
+	if (end != NULL && strchr(end, ']') == NULL)
+		snprintf(addr, sizeof(addr), "%s", first);
+	else
+		snprintf(addr, sizeof(addr), "%s:80", first);
+	so.addr = addr;
+	if (streams == 0)
+		streams = g.n < 65535 ? g.n : 65535;
+	so.tp.streams = (uint16_t)streams;
+	so.max_piped = 1;
+	so.timeout_us = (uint64_t)(timeout * 1e6);
+	g.tty = isatty(2);
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if ((g.loop = ev_new(err, sizeof(err))) == NULL)
+		get_die(2, "%s", err);
+	if ((s = sess_new(g.loop, &so, &get_cbs, NULL, &e, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "httpget: %s\n", err);
+		return e == LOAD_E_OTHER ? 2 : 7;
+	}
+	if (ev_run(g.loop) == -1)
+		get_die(2, "event loop: %s", strerror(errno));
+	for (i = 0; i < g.n; i++) {
+		if (g.it[i].f != NULL && g.it[i].f != stdout && fclose(g.it[i].f) != 0)
+			get_set_rc(23);
+		free(g.it[i].req);
+		if (i >= nouts && g.outdir != NULL)
+			free((char *)g.it[i].out);
+	}
+	if (fflush(stdout) != 0)
+		get_set_rc(23);
+	free(g.it);
+	ev_free(g.loop);
+	return g.rc;
+}

@@ -1,0 +1,468 @@
+/* main_httpload.c: httpload's command line (httperf's options and more) and its report. */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "ev.h"
+#include "load.h"
+
+static const char usage[] =
+"usage: httpload [options]      an HTTP load generator over TCP and SCTP (httperf's options)\n"
+"httperf's options:\n"
+"  --server HOST[,HOST2...]   server (several addresses: one multihomed SCTP peer)\n"
+"  --port N                   port (default 80)\n"
+"  --uri PATH                 request target (default /)\n"
+"  --rate R                   open loop: R connections per second (0: one after another)\n"
+"  --period [d|u|e]T1[,T2]    interarrival: fixed T1, uniform T1..T2, exponential mean T1 s\n"
+"  --num-conns N              connections in all (default 1)\n"
+"  --num-calls N              calls per connection (default 1)\n"
+"  --timeout S                no progress for S seconds: the connection fails (client-timo)\n"
+"  --max-connections N        at most N connections open at once\n"
+"  --max-piped-calls N        outstanding calls per stream (default 1: no pipelining)\n"
+"  --method M                 request method (default GET)\n"
+"  --add-header 'N: V\\n'      extra header line(s), \\n ends each\n"
+"  --http-version 1.0|1.1     (default 1.1)\n"
+"  --print-reply[=header|body]   --print-request[=header|body]\n"
+"  --send-buffer N --recv-buffer N   socket buffer sizes\n"
+"  --client I/N               this is client I of N (seeds the --period randomness)\n"
+"  --hog                      accepted (the kernel picks ports from its whole range anyway)\n"
+"  --verbose, -v              reply-rate samples, each connection error on stderr\n"
+"transports:\n"
+"  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
+"  --streams N                SCTP streams per association (default 1); calls spread over them\n"
+"  --rto-min MS --nodelay     SCTP/TCP tuning\n"
+"  --udp-encaps-port N        usrsctp: local UDP encapsulation port (default 9899)\n"
+"  --udp-port N               usrsctp: the server's UDP encapsulation port (default 9899)\n"
+"beyond httperf:\n"
+"  --concurrency N, -c N      closed loop: keep N connections busy (like wrk -c)\n"
+"  --duration S, -d S         run S seconds (calls per connection then unlimited)\n"
+"  --json | --csv             a machine-readable summary instead of the report\n"
+"  --verify                   check each body's length; --verify-manifest FILE: and checksum\n"
+"                             (lines \"PATH SIZE CRC32hex\"); bad bodies count as corrupt\n"
+"  --threads N                N independent event loops, one merged report\n"
+"  --help, -h   --version, -V\n"
+"exit status: 0 all calls answered, 1 some error counted, 2 bad usage or set-up failure\n";
+
+struct load_thread {
+	struct load_opts o;
+	struct load_stats st;
+	pthread_t tid;
+	int rc;
+	char err[TP_ERRLEN];
+};
+
+static void
+load_die(const char *msg, const char *arg)
+{
+	fprintf(stderr, "httpload: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+	fprintf(stderr, "try 'httpload --help'\n");
+	exit(2);
+}
+
+static double
+load_num(const char *s, double min, double max, const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *s == '\0' || *end != '\0' || v < min || v > max) {
+		fprintf(stderr, "httpload: bad %s '%s' (%g to %g)\n", what, s, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+static unsigned
+load_print_arg(const char *a)
+{
+	if (a == NULL)
+		return LOAD_PRINT_HEADER | LOAD_PRINT_BODY;
+	if (strcmp(a, "header") == 0)
+		return LOAD_PRINT_HEADER;
+	if (strcmp(a, "body") == 0)
+		return LOAD_PRINT_BODY;
+	load_die("--print-reply/--print-request take header or body", a);
+	return 0;
+}
+
+/* httperf: "\n" in --add-header ends a header line; the wire wants CRLF. */
+static void
+load_add_header(struct load_opts *o, const char *a)
+{
+	size_t have = o->headers ? strlen(o->headers) : 0, n = strlen(a), i, j = have;
+	char *h;
+
+	if ((h = realloc(o->headers, have + 2 * n + 3)) == NULL)
+		load_die("out of memory", NULL);
+	for (i = 0; i < n; i++) {
+		if (a[i] == '\\' && a[i + 1] == 'n') {
+			h[j++] = '\r';
+			h[j++] = '\n';
+			i++;
+		} else if (a[i] == '\n' && (j == 0 || h[j - 1] != '\r')) {
+			h[j++] = '\r';
+			h[j++] = '\n';
+		} else {
+			h[j++] = a[i];
+		}
+	}
+	if (j > have && (j < 2 || h[j - 1] != '\n')) {
+		h[j++] = '\r';
+		h[j++] = '\n';
+	}
+	h[j] = '\0';
+	o->headers = h;
+}
+
+static void
+load_period(struct load_opts *o, const char *a)
+{
+	char kind = 'd';
+	char *comma;
+
+	if (*a == 'd' || *a == 'u' || *a == 'e')
+		kind = *a++;
+	o->period = kind == 'u' ? LOAD_PERIOD_U : kind == 'e' ? LOAD_PERIOD_E : LOAD_PERIOD_D;
+	if (kind == 'u') {
+		if ((comma = strchr(a, ',')) == NULL)
+			load_die("--period u needs T1,T2", a);
+		*comma = '\0';
+		o->period_a = load_num(a, 0, 1e6, "period");
+		o->period_b = load_num(comma + 1, o->period_a, 1e6, "period");
+		*comma = ',';
+	} else {
+		o->period_a = load_num(a, 1e-7, 1e6, "period");
+		o->period_b = o->period_a;
+	}
+	o->rate = 2.0 / (o->period_a + o->period_b);
+}
+
+/* httperf's first line: the options in canonical form, for the logs. */
+static void
+load_print_cmdline(const struct load_opts *o)
+{
+	printf("httpload");
+	if (o->hog)
+		printf(" --hog");
+	if (o->verbose)
+		printf(" --verbose");
+	if (o->print_reply)
+		printf(" --print-reply");
+	if (o->print_request)
+		printf(" --print-request");
+	if (o->timeout > 0)
+		printf(" --timeout=%g", o->timeout);
+	printf(" --client=%u/%u --server=%s --port=%u --uri=%s", o->client_id, o->client_n,
+	    o->server, o->port, o->uri);
+	if (o->rate > 0)
+		printf(" --rate=%g", o->rate);
+	printf(" --send-buffer=%d --recv-buffer=%d", o->sndbuf ? o->sndbuf : 4096,
+	    o->rcvbuf ? o->rcvbuf : 16384);
+	if (o->max_conns)
+		printf(" --max-connections=%u", o->max_conns);
+	if (o->max_piped > 1)
+		printf(" --max-piped-calls=%u", o->max_piped);
+	if (strcmp(o->method, "GET") != 0)
+		printf(" --method=%s", o->method);
+	if (o->concurrency)
+		printf(" --concurrency=%u", o->concurrency);
+	if (o->duration > 0)
+		printf(" --duration=%g", o->duration);
+	if (o->num_conns != UINT64_MAX)
+		printf(" --num-conns=%llu", (unsigned long long)o->num_conns);
+	if (o->num_calls)
+		printf(" --num-calls=%llu", (unsigned long long)o->num_calls);
+	if (strcmp(o->proto, "tcp") != 0)
+		printf(" --proto=%s --streams=%u", o->proto, o->streams);
+	if (o->threads > 1)
+		printf(" --threads=%u", o->threads);
+	putchar('\n');
+}
+
+static void *
+load_thread_main(void *arg)
+{
+	struct load_thread *t = arg;
+
+	t->rc = load_run(&t->o, &t->st, t->err, sizeof(t->err));
+	return NULL;
+}
+
+/* No limit on connections but the process's: raise the soft limit to the hard one. */
+static void
+load_raise_nofile(void)
+{
+	struct rlimit rl;
+	FILE *f;
+	unsigned long nr_open = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	/* Root may go past the hard limit, up to the kernel's nr_open. */
+	if ((f = fopen("/proc/sys/fs/nr_open", "r")) != NULL) {
+		if (fscanf(f, "%lu", &nr_open) != 1)
+			nr_open = 0;
+		fclose(f);
+	}
+	if (nr_open > rl.rlim_max) {
+		struct rlimit up = { nr_open, nr_open };
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			return;
+	}
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	enum {
+		O_SERVER = 256, O_PORT, O_URI, O_RATE, O_PERIOD, O_NCONNS, O_NCALLS, O_TIMEOUT,
+		O_MAXCONN, O_PIPED, O_METHOD, O_ADDHDR, O_HTTPV, O_PREPLY, O_PREQ, O_HOG, O_SNDBUF,
+		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR,
+		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
+	};
+	static const struct option lopts[] = {
+		{ "server", required_argument, NULL, O_SERVER },
+		{ "port", required_argument, NULL, O_PORT },
+		{ "uri", required_argument, NULL, O_URI },
+		{ "rate", required_argument, NULL, O_RATE },
+		{ "period", required_argument, NULL, O_PERIOD },
+		{ "num-conns", required_argument, NULL, O_NCONNS },
+		{ "num-calls", required_argument, NULL, O_NCALLS },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "max-connections", required_argument, NULL, O_MAXCONN },
+		{ "max-piped-calls", required_argument, NULL, O_PIPED },
+		{ "method", required_argument, NULL, O_METHOD },
+		{ "add-header", required_argument, NULL, O_ADDHDR },
+		{ "http-version", required_argument, NULL, O_HTTPV },
+		{ "print-reply", optional_argument, NULL, O_PREPLY },
+		{ "print-request", optional_argument, NULL, O_PREQ },
+		{ "hog", no_argument, NULL, O_HOG },
+		{ "send-buffer", required_argument, NULL, O_SNDBUF },
+		{ "recv-buffer", required_argument, NULL, O_RCVBUF },
+		{ "client", required_argument, NULL, O_CLIENT },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "proto", required_argument, NULL, O_PROTO },
+		{ "streams", required_argument, NULL, O_STREAMS },
+		{ "rto-min", required_argument, NULL, O_RTOMIN },
+		{ "nodelay", no_argument, NULL, O_NODELAY },
+		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
+		{ "udp-port", required_argument, NULL, O_UDPR },
+		{ "concurrency", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "verify-manifest", required_argument, NULL, O_MANIFEST },
+		{ "threads", required_argument, NULL, O_THREADS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "burst-length", required_argument, NULL, O_UNSUP },
+		{ "think-timeout", required_argument, NULL, O_UNSUP },
+		{ "wsess", required_argument, NULL, O_UNSUP },
+		{ "wsesslog", required_argument, NULL, O_UNSUP },
+		{ "wlog", required_argument, NULL, O_UNSUP },
+		{ "wset", required_argument, NULL, O_UNSUP },
+		{ "ssl", no_argument, NULL, O_UNSUP },
+		{ "ssl-ciphers", required_argument, NULL, O_UNSUP },
+		{ "ssl-no-reuse", no_argument, NULL, O_UNSUP },
+		{ "session-cookie", no_argument, NULL, O_UNSUP },
+		{ "no-host-hdr", no_argument, NULL, O_UNSUP },
+		{ "retry-on-failure", no_argument, NULL, O_UNSUP },
+		{ "close-with-reset", no_argument, NULL, O_UNSUP },
+		{ "failure-status", required_argument, NULL, O_UNSUP },
+		{ "debug", required_argument, NULL, O_UNSUP },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct load_opts o;
+	struct load_stats st;
+	struct load_thread *th = NULL;
+	char err[TP_ERRLEN], *slash;
+	unsigned i;
+	int ch, idx, hostport, rc = 2, nconns_set = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.server = "localhost";
+	o.port = 80;
+	o.uri = "/";
+	o.method = "GET";
+	o.http_minor = 1;
+	o.num_conns = 1;
+	o.num_calls = 1;
+	o.max_piped = 1;
+	o.client_n = 1;
+	o.proto = "tcp";
+	o.streams = 1;
+	o.threads = 1;
+	while ((ch = getopt_long(argc, argv, "vhVc:d:", lopts, &idx)) != -1) {
+		switch (ch) {
+		case O_SERVER: o.server = optarg; break;
+		case O_PORT: o.port = (unsigned)load_num(optarg, 1, 65535, "port"); break;
+		case O_URI: o.uri = optarg; break;
+		case O_RATE: o.rate = load_num(optarg, 0, 1e7, "rate");
+			o.period = LOAD_PERIOD_D;
+			o.period_a = o.period_b = o.rate > 0 ? 1.0 / o.rate : 0;
+			break;
+		case O_PERIOD: load_period(&o, optarg); break;
+		case O_NCONNS: o.num_conns = (uint64_t)load_num(optarg, 1, 1e15, "connection count");
+			nconns_set = 1;
+			break;
+		case O_NCALLS: o.num_calls = (uint64_t)load_num(optarg, 1, 1e15, "call count");
+			o.num_calls_set = 1;
+			break;
+		case O_TIMEOUT: o.timeout = load_num(optarg, 0, 1e6, "timeout"); break;
+		case O_MAXCONN: o.max_conns = (unsigned)load_num(optarg, 1, 1e8, "connection limit");
+			break;
+		case O_PIPED: o.max_piped = (unsigned)load_num(optarg, 1, 1e6, "pipeline depth");
+			break;
+		case O_METHOD: o.method = optarg; break;
+		case O_ADDHDR: load_add_header(&o, optarg); break;
+		case O_HTTPV:
+			if (strcmp(optarg, "1.0") == 0)
+				o.http_minor = 0;
+			else if (strcmp(optarg, "1.1") == 0)
+				o.http_minor = 1;
+			else
+				load_die("--http-version takes 1.0 or 1.1", optarg);
+			break;
+		case O_PREPLY: o.print_reply = load_print_arg(optarg); break;
+		case O_PREQ: o.print_request = load_print_arg(optarg); break;
+		case O_HOG: o.hog = 1; break;
+		case O_SNDBUF: o.sndbuf = (int)load_num(optarg, 1, 1 << 30, "buffer size"); break;
+		case O_RCVBUF: o.rcvbuf = (int)load_num(optarg, 1, 1 << 30, "buffer size"); break;
+		case O_CLIENT:
+			if ((slash = strchr(optarg, '/')) == NULL)
+				load_die("--client takes I/N", optarg);
+			*slash = '\0';
+			o.client_n = (unsigned)load_num(slash + 1, 1, 1e6, "client count");
+			o.client_id = (unsigned)load_num(optarg, 0, o.client_n - 1, "client id");
+			*slash = '/';
+			break;
+		case 'v': o.verbose++; break;
+		case O_PROTO: o.proto = optarg; break;
+		case O_STREAMS: o.streams = (unsigned)load_num(optarg, 1, 65535, "stream count");
+			break;
+		case O_RTOMIN: o.rto_min = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
+		case O_NODELAY: o.nodelay = 1; break;
+		case O_UDPL: o.udp_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
+		case O_UDPR: o.udp_remote_port = (unsigned)load_num(optarg, 1, 65535, "UDP port");
+			break;
+		case 'c': o.concurrency = (unsigned)load_num(optarg, 1, 1e7, "concurrency"); break;
+		case 'd': o.duration = load_num(optarg, 0.001, 1e7, "duration"); break;
+		case O_JSON: o.json = 1; break;
+		case O_CSV: o.csv = 1; break;
+		case O_VERIFY: o.verify = 1; break;
+		case O_MANIFEST: o.manifest = optarg; o.verify = 1; break;
+		case O_THREADS: o.threads = (unsigned)load_num(optarg, 1, 1024, "thread count");
+			break;
+		case O_UNSUP:
+			fprintf(stderr, "httpload: --%s is an httperf option httpload does not "
+			    "support (yet)\n", lopts[idx].name);
+			return 2;
+		case 'h': fputs(usage, stdout); return 0;
+		case 'V': printf("httpload %s\n", PACKAGE_VERSION); return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		load_die("unexpected argument", argv[optind]);
+	if (tp_type_find(o.proto) == NULL)
+		load_die("unknown transport (tcp, sctp, sctp1m, usrsctp where built)", o.proto);
+	if (o.streams > 1 && !(tp_type_find(o.proto)->caps & TP_CAP_STREAMS))
+		load_die("--streams needs an SCTP transport", o.proto);
+	/* Closed loop and timed runs go on until stopped, unless told how much. */
+	if (o.duration > 0 && !nconns_set)
+		o.num_conns = UINT64_MAX;
+	if (o.concurrency > 0 && !o.num_calls_set)
+		o.num_calls = 0;
+	if (o.concurrency > 0 && !nconns_set && o.duration <= 0)
+		load_die("--concurrency needs --duration or --num-conns", NULL);
+	if (o.threads > 1 && strcmp(o.proto, "usrsctp") == 0)
+		load_die("--threads: usrsctp runs one stack per process", NULL);
+	if (o.threads > 1 && (o.print_reply || o.print_request))
+		load_die("--threads and --print-* do not mix", NULL);
+	hostport = strchr(o.server, ':') != NULL && strchr(o.server, '[') == NULL;
+	snprintf(o.addr, sizeof(o.addr), hostport ? "[%s]:%u" : "%s:%u", o.server, o.port);
+	load_raise_nofile();
+	verify_crc32(0, NULL, 0); /* the table, before any thread */
+	if (!o.json && !o.csv)
+		load_print_cmdline(&o);
+	fflush(stdout);
+	if (report_stats_init(&st) == -1)
+		load_die("out of memory", NULL);
+	if (o.threads <= 1) {
+		if (load_run(&o, &st, err, sizeof(err)) == -1) {
+			fprintf(stderr, "httpload: %s\n", err);
+			goto out;
+		}
+	} else {
+		if ((th = calloc(o.threads, sizeof(*th))) == NULL)
+			load_die("out of memory", NULL);
+		for (i = 0; i < o.threads; i++) {
+			/* Each thread a share of the load; the first takes the remainders. */
+			th[i].o = o;
+			th[i].o.client_id = o.client_id * o.threads + i;
+			th[i].o.rate = o.rate / o.threads;
+			th[i].o.period_a = o.period_a * o.threads;
+			th[i].o.period_b = o.period_b * o.threads;
+			if (o.num_conns != UINT64_MAX)
+				th[i].o.num_conns = o.num_conns / o.threads +
+				    (i == 0 ? o.num_conns % o.threads : 0);
+			if (o.concurrency)
+				th[i].o.concurrency = o.concurrency / o.threads +
+				    (i < o.concurrency % o.threads);
+			if (report_stats_init(&th[i].st) == -1)
+				load_die("out of memory", NULL);
+			if (th[i].o.num_conns == 0 || (o.concurrency && th[i].o.concurrency == 0))
+				continue;
+			if (pthread_create(&th[i].tid, NULL, load_thread_main, &th[i]) != 0)
+				load_die("cannot start a thread", NULL);
+		}
+		for (i = 0; i < o.threads; i++) {
+			if (th[i].o.num_conns == 0 || (o.concurrency && th[i].o.concurrency == 0))
+				continue;
+			pthread_join(th[i].tid, NULL);
+			if (th[i].rc == -1) {
+				fprintf(stderr, "httpload: %s\n", th[i].err);
+				goto out;
+			}
+			report_stats_merge(&st, &th[i].st);
+			if (th[i].st.duration > st.duration)
+				st.duration = th[i].st.duration;
+			/* CPU is the process's: every thread measured all of it. */
+			if (th[i].st.user + th[i].st.sys > st.user + st.sys) {
+				st.user = th[i].st.user;
+				st.sys = th[i].st.sys;
+			}
+		}
+	}
+	if (o.json) {
+		report_json(stdout, &st);
+	} else if (o.csv) {
+		report_csv(stdout, &st, 1);
+	} else {
+		printf("Maximum connect burst length: %llu\n", (unsigned long long)st.max_burst);
+		report_httperf(stdout, &st, o.verify);
+		report_latency(stdout, &st);
+	}
+	/* Calls dropped by a --duration stop are not errors: the closed loop always has some. */
+	rc = report_errors_total(&st) > 0 ? 1 : 0;
+out:
+	for (i = 0; th != NULL && i < o.threads; i++)
+		report_stats_free(&th[i].st);
+	free(th);
+	report_stats_free(&st);
+	free(o.headers);
+	return rc;
+}

@@ -1,0 +1,607 @@
+/* session.c: one connection or association: connect, requests out, replies parsed per stream. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev.h"
+#include "load.h"
+
+#define SESS_MAX_HEADERS 64
+#define SESS_READS 16 /* reads per event before giving the others a turn */
+
+enum { ST_HEAD = 0, ST_LENGTH, ST_CHUNKED, ST_CLOSE };
+
+/* One stream (the only one on TCP): its outstanding calls, in order, and its parser. */
+struct sess_stream {
+	struct sess_call *q, *qtail;
+	unsigned n;
+	int state;
+	uint64_t left;            /* ST_LENGTH: content bytes still to come */
+	struct http_chunked ch;
+	char *buf;                /* ST_HEAD: the head so far (heads are parsed from the start) */
+	size_t len, cap;
+};
+
+struct sess {
+	struct ev_loop *loop;
+	struct tp_conn *c;
+	struct sess_opts o;
+	struct sess_cbs cbs;
+	void *arg;
+	int up, closing, finishing, ended, in_handler, msg;
+	unsigned watching;        /* events asked of the transport */
+	unsigned nstreams, cursor, outstanding;
+	struct sess_stream *st;
+	struct sess_call *sq, *sqtail; /* requests not wholly sent, in issue order */
+	struct ev_timer timer;
+	uint64_t t_start, t_up, last_progress;
+};
+
+/* One receive buffer per thread: replies are consumed from it before the next read. */
+static __thread char sess_rbuf[65536];
+
+static void sess_ev(struct tp_conn *c, unsigned events, void *arg);
+static void sess_deferred(struct ev_loop *loop, void *arg);
+
+const char *
+load_err_name(enum load_err e)
+{
+	static const char *const names[LOAD_E_NUM] = {
+		"ok", "client-timo", "socket-timo", "connrefused", "connreset", "fd-unavail",
+		"addrunavail", "ftab-full", "other", "corrupt",
+	};
+
+	return (unsigned)e < LOAD_E_NUM ? names[e] : "other";
+}
+
+/* errno is not an API between layers: the transport's text says what happened. */
+enum load_err
+sess_classify(const char *err)
+{
+	if (strcasestr(err, "refused") != NULL)
+		return LOAD_E_REFUSED;
+	if (strcasestr(err, "reset") != NULL || strcasestr(err, "aborted") != NULL ||
+	    strcasestr(err, "broken pipe") != NULL)
+		return LOAD_E_RESET;
+	if (strcasestr(err, "timed out") != NULL)
+		return LOAD_E_SOCK_TIMO;
+	if (strcasestr(err, "open files in system") != NULL)
+		return LOAD_E_FTABFULL;
+	if (strcasestr(err, "too many open files") != NULL)
+		return LOAD_E_FDUNAVAIL;
+	if (strcasestr(err, "assign requested address") != NULL ||
+	    strcasestr(err, "address not available") != NULL)
+		return LOAD_E_ADDRUNAVAIL;
+	return LOAD_E_OTHER;
+}
+
+static void
+sess_watch(struct sess *s, unsigned events)
+{
+	if (s->watching == events)
+		return;
+	s->watching = events;
+	tp_watch(s->c, s->loop, events, events ? sess_ev : NULL, s);
+}
+
+/* The session is over: tell the owner, once; afterwards the caller touches s no more. */
+static int
+sess_end(struct sess *s, enum load_err e, const char *fmt, ...)
+{
+	char why[TP_ERRLEN];
+	va_list ap;
+
+	if (s->ended)
+		return -1;
+	s->ended = 1;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	ev_timer_stop(s->loop, &s->timer);
+	ev_undefer(s->loop, sess_deferred, s);
+	sess_watch(s, 0);
+	s->cbs.end(s, e, why, s->outstanding, s->arg);
+	return -1;
+}
+
+static void
+sess_progress(struct sess *s)
+{
+	s->last_progress = ev_now_us(s->loop);
+}
+
+static void
+sess_timer(struct ev_loop *loop, void *arg)
+{
+	struct sess *s = arg;
+	uint64_t now = ev_clock_us(), due = s->last_progress + s->o.timeout_us;
+
+	if (now >= due && (!s->up || s->outstanding > 0)) {
+		sess_end(s, LOAD_E_CLIENT_TIMO, "no progress for %.3f s",
+		    (double)s->o.timeout_us / 1e6);
+		return;
+	}
+	ev_timer_start(loop, &s->timer, now >= due ? s->o.timeout_us : due - now, sess_timer, s);
+}
+
+struct sess *
+sess_new(struct ev_loop *loop, const struct sess_opts *o, const struct sess_cbs *cbs, void *arg,
+    enum load_err *e, char *err, size_t errlen)
+{
+	struct sess *s;
+
+	*e = LOAD_OK;
+	if ((s = calloc(1, sizeof(*s))) == NULL) {
+		tp_seterr(err, errlen, "out of memory");
+		*e = LOAD_E_OTHER;
+		return NULL;
+	}
+	s->loop = loop;
+	s->o = *o;
+	if (s->o.max_piped == 0)
+		s->o.max_piped = 1;
+	s->cbs = *cbs;
+	s->arg = arg;
+	s->t_start = ev_clock_us();
+	s->last_progress = s->t_start;
+	if ((s->c = tp_connect(o->proto, o->addr, &o->tp, err, errlen)) == NULL) {
+		*e = sess_classify(err);
+		goto bad;
+	}
+	s->msg = (s->c->ops->caps & TP_CAP_MSG) != 0;
+	sess_watch(s, EV_WRITE);
+	if (o->timeout_us > 0)
+		ev_timer_start(loop, &s->timer, o->timeout_us, sess_timer, s);
+	return s;
+bad:
+	free(s);
+	return NULL;
+}
+
+void
+sess_free(struct sess *s)
+{
+	struct sess_call *k, *next;
+	unsigned i;
+
+	if (s == NULL)
+		return;
+	ev_timer_stop(s->loop, &s->timer);
+	ev_undefer(s->loop, sess_deferred, s);
+	for (i = 0; s->st != NULL && i < s->nstreams; i++) {
+		for (k = s->st[i].q; k != NULL; k = next) {
+			next = k->next;
+			free(k);
+		}
+		free(s->st[i].buf);
+	}
+	free(s->st);
+	if (s->c != NULL) {
+		tp_watch(s->c, s->loop, 0, NULL, NULL);
+		tp_conn_free(s->c);
+	}
+	free(s);
+}
+
+unsigned
+sess_slots(const struct sess *s)
+{
+	unsigned cap;
+
+	if (!s->up || s->closing || s->finishing || s->ended)
+		return 0;
+	cap = s->nstreams * s->o.max_piped;
+	return cap > s->outstanding ? cap - s->outstanding : 0;
+}
+
+unsigned sess_outstanding(const struct sess *s) { return s->outstanding; }
+unsigned sess_streams(const struct sess *s) { return s->up ? s->nstreams : 0; }
+int sess_is_up(const struct sess *s) { return s->up; }
+int sess_closing(const struct sess *s) { return s->closing; }
+uint64_t sess_t_start(const struct sess *s) { return s->t_start; }
+uint64_t sess_t_up(const struct sess *s) { return s->t_up; }
+struct tp_conn *sess_conn(struct sess *s) { return s->c; }
+
+/* Outside the handler nothing else runs the end check: do it from the loop. */
+static void
+sess_deferred(struct ev_loop *loop, void *arg)
+{
+	struct sess *s = arg;
+
+	(void)loop;
+	if (s->outstanding == 0 && (s->finishing || s->closing))
+		sess_end(s, LOAD_OK, "done");
+}
+
+void
+sess_finish(struct sess *s)
+{
+	s->finishing = 1;
+	if (!s->in_handler && s->outstanding == 0)
+		ev_defer(s->loop, sess_deferred, s);
+}
+
+/* The draft's stream choice: the first idle stream from the cursor on; pipeline (when
+ * allowed) only when none is idle, onto the least busy. */
+static int
+sess_pick(struct sess *s)
+{
+	unsigned i, j, best = 0, bestn = ~0u;
+
+	for (i = 0; i < s->nstreams; i++) {
+		j = (s->cursor + i) % s->nstreams;
+		if (s->st[j].n == 0)
+			return (int)j;
+		if (s->st[j].n < bestn) {
+			bestn = s->st[j].n;
+			best = j;
+		}
+	}
+	return bestn < s->o.max_piped ? (int)best : -1;
+}
+
+struct sess_call *
+sess_issue(struct sess *s, const char *req, size_t len, int head_req, uint64_t t_sched)
+{
+	struct sess_stream *st;
+	struct sess_call *k;
+	int j;
+
+	if (sess_slots(s) == 0 || (j = sess_pick(s)) < 0)
+		return NULL;
+	if ((k = calloc(1, sizeof(*k))) == NULL)
+		return NULL;
+	s->cursor = ((unsigned)j + 1) % s->nstreams;
+	k->req = req;
+	k->req_len = len;
+	k->head_req = head_req;
+	k->stream = (uint16_t)j;
+	k->t_issue = ev_clock_us();
+	k->t_sched = t_sched ? t_sched : k->t_issue;
+	k->content_length = -1;
+	k->bol = 1;
+	st = &s->st[j];
+	if (st->qtail != NULL)
+		st->qtail->next = k;
+	else
+		st->q = k;
+	st->qtail = k;
+	st->n++;
+	s->outstanding++;
+	if (s->sqtail != NULL)
+		s->sqtail->snext = k;
+	else
+		s->sq = k;
+	s->sqtail = k;
+	/* In the handler the requests go out at its end, in one go; else wait to be writable. */
+	if (!s->in_handler)
+		sess_watch(s, EV_READ | EV_WRITE);
+	return k;
+}
+
+static int
+sess_flush(struct sess *s)
+{
+	struct tp_msginfo mi;
+	struct sess_call *k;
+	size_t n, sent;
+	int rc;
+
+	while ((k = s->sq) != NULL) {
+		n = k->req_len - k->sent;
+		/* Message types: one SCTP message per request piece, at most 16 KiB (draft). */
+		if (s->msg && n > LOAD_MSG_MAX)
+			n = LOAD_MSG_MAX;
+		memset(&mi, 0, sizeof(mi));
+		mi.stream = k->stream;
+		mi.ppid = LOAD_PPID_HTTP;
+		sent = 0;
+		rc = tp_send(s->c, k->req + k->sent, n, &mi, &sent);
+		if (rc == TP_RETRY)
+			return 0;
+		if (rc != TP_OK)
+			return sess_end(s, sess_classify(s->c->err), "%s", s->c->err);
+		sess_progress(s);
+		k->sent += sent;
+		if (k->sent == k->req_len) {
+			s->sq = k->snext;
+			if (s->sq == NULL)
+				s->sqtail = NULL;
+			k->snext = NULL;
+		} else if (!s->msg) {
+			return 0; /* a short write: the socket is full */
+		}
+	}
+	return 0;
+}
+
+/* The reply at the head of st is complete. */
+static int
+sess_reply_done(struct sess *s, struct sess_stream *st)
+{
+	struct sess_call *k = st->q;
+
+	st->q = k->next;
+	if (st->q == NULL)
+		st->qtail = NULL;
+	st->n--;
+	s->outstanding--;
+	st->state = ST_HEAD;
+	k->t_done = ev_clock_us();
+	k->complete = 1;
+	if (st->q != NULL && st->q->t_first == 0 && st->len > 0)
+		st->q->t_first = k->t_done;
+	s->cbs.done(s, k, s->arg);
+	free(k);
+	return s->ended ? -1 : 1;
+}
+
+static void
+sess_deliver(struct sess *s, struct sess_call *k, const char *p, size_t n)
+{
+	k->data_bytes += n;
+	if (n > 0 && s->cbs.body != NULL)
+		s->cbs.body(s, k, p, n, s->arg);
+}
+
+/* Body bytes at *pp for the reply at the head of st: 1 when it is complete, 0 when more is
+ * to come, -1 when the session ended. */
+static int
+sess_body(struct sess *s, struct sess_stream *st, char **pp, size_t *pn)
+{
+	struct sess_call *k = st->q;
+	char *p = *pp;
+	size_t n = *pn, dl;
+	ssize_t r;
+
+	switch (st->state) {
+	case ST_LENGTH:
+		dl = n < st->left ? n : (size_t)st->left;
+		k->body_bytes += dl;
+		sess_deliver(s, k, p, dl);
+		st->left -= dl;
+		*pp += dl;
+		*pn -= dl;
+		return st->left == 0 ? sess_reply_done(s, st) : 0;
+	case ST_CHUNKED:
+		dl = n;
+		if ((r = http_chunked_decode(&st->ch, p, &dl)) == -1)
+			return sess_end(s, LOAD_E_OTHER, "malformed chunked body on stream %u",
+			    k->stream);
+		sess_deliver(s, k, p, dl);
+		if (r == -2) {
+			k->body_bytes += n;
+			*pn = 0;
+			return 0;
+		}
+		/* The framing counts as content, so that byte totals are what crossed the wire. */
+		k->body_bytes += n - (size_t)r;
+		*pp = p + dl;
+		*pn = (size_t)r;
+		return sess_reply_done(s, st);
+	default: /* ST_CLOSE */
+		k->body_bytes += n;
+		sess_deliver(s, k, p, n);
+		*pn = 0;
+		return 0;
+	}
+}
+
+static void
+sess_consume(struct sess_stream *st, size_t n)
+{
+	memmove(st->buf, st->buf + n, st->len - n);
+	st->len -= n;
+}
+
+/* Parse heads (and what follows them) from st->buf: 0, or -1 when the session ended. */
+static int
+sess_heads(struct sess *s, struct sess_stream *st, unsigned sid)
+{
+	struct http_header hdrs[SESS_MAX_HEADERS];
+	struct http_response res;
+	struct http_framing fr;
+	struct sess_call *k;
+	char *p;
+	size_t n;
+	int r;
+
+	while (st->len > 0 && st->state == ST_HEAD) {
+		if ((k = st->q) == NULL)
+			return sess_end(s, LOAD_E_OTHER, "data on stream %u with no request "
+			    "outstanding", sid);
+		if (k->t_first == 0)
+			k->t_first = ev_clock_us();
+		memset(&res, 0, sizeof(res));
+		res.headers = hdrs;
+		res.max_head = LOAD_HEAD_MAX;
+		r = http_parse_response(st->buf, st->len, &res, SESS_MAX_HEADERS);
+		if (r == -2)
+			return 0;
+		if (r < 0)
+			return sess_end(s, LOAD_E_OTHER, "malformed reply on stream %u: %s", sid,
+			    http_error_str(res.error));
+		k->hdr_bytes += (uint64_t)r;
+		if (res.status < 200 && res.status != 101) {
+			sess_consume(st, (size_t)r); /* interim: the final response follows */
+			continue;
+		}
+		k->status = res.status;
+		k->minor_version = res.minor_version;
+		if (http_response_framing(&res, k->head_req, &fr) == -1)
+			return sess_end(s, LOAD_E_OTHER, "reply on stream %u with bad framing "
+			    "(Content-Length or Transfer-Encoding)", sid);
+		if (!http_keep_alive(res.minor_version, hdrs, res.num_headers))
+			s->closing = 1;
+		if (fr.body == HTTP_BODY_LENGTH || fr.body == HTTP_BODY_NONE)
+			k->content_length = (int64_t)fr.length;
+		if (s->cbs.head != NULL)
+			s->cbs.head(s, k, st->buf, (size_t)r, &res, s->arg);
+		switch (fr.body) {
+		case HTTP_BODY_NONE:
+			sess_consume(st, (size_t)r);
+			if (sess_reply_done(s, st) < 0)
+				return -1;
+			continue;
+		case HTTP_BODY_LENGTH:
+			st->state = ST_LENGTH;
+			st->left = fr.length;
+			break;
+		case HTTP_BODY_CHUNKED:
+			st->state = ST_CHUNKED;
+			http_chunked_init(&st->ch);
+			break;
+		default:
+			st->state = ST_CLOSE;
+			s->closing = 1;
+			break;
+		}
+		p = st->buf + r;
+		n = st->len - (size_t)r;
+		while (n > 0 && st->state != ST_HEAD)
+			if (sess_body(s, st, &p, &n) < 0)
+				return -1;
+		memmove(st->buf, p, n);
+		st->len = n;
+	}
+	return 0;
+}
+
+static int
+sess_input(struct sess *s, unsigned sid, char *p, size_t n)
+{
+	struct sess_stream *st;
+	size_t cap;
+	char *b;
+
+	if (sid >= s->nstreams)
+		return sess_end(s, LOAD_E_OTHER, "data on stream %u, beyond the %u usable", sid,
+		    s->nstreams);
+	st = &s->st[sid];
+	while (n > 0) {
+		if (st->state != ST_HEAD) {
+			if (sess_body(s, st, &p, &n) < 0)
+				return -1;
+			continue;
+		}
+		if (st->len + n > st->cap) {
+			cap = st->cap ? st->cap : 4096;
+			while (cap < st->len + n)
+				cap *= 2;
+			if ((b = realloc(st->buf, cap)) == NULL)
+				return sess_end(s, LOAD_E_OTHER, "out of memory");
+			st->buf = b;
+			st->cap = cap;
+		}
+		memcpy(st->buf + st->len, p, n);
+		st->len += n;
+		n = 0;
+		if (sess_heads(s, st, sid) < 0)
+			return -1;
+		if (st->state == ST_HEAD && st->len > LOAD_HEAD_MAX)
+			return sess_end(s, LOAD_E_OTHER, "reply head on stream %u longer than %u "
+			    "bytes", sid, LOAD_HEAD_MAX);
+	}
+	return 0;
+}
+
+/* The peer ended the connection (FIN or SHUTDOWN). */
+static int
+sess_eof(struct sess *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nstreams; i++)
+		if (s->st[i].q != NULL && s->st[i].state == ST_CLOSE)
+			if (sess_reply_done(s, &s->st[i]) < 0)
+				return -1;
+	if (s->outstanding > 0)
+		return sess_end(s, LOAD_E_RESET, "the server closed the connection with %u "
+		    "repl%s incomplete", s->outstanding, s->outstanding == 1 ? "y" : "ies");
+	return sess_end(s, LOAD_OK, "closed by the server");
+}
+
+static int
+sess_connected(struct sess *s)
+{
+	struct tp_conn *c = s->c;
+	unsigned n = 1;
+
+	if (c->ops->caps & TP_CAP_STREAMS) {
+		/* The draft's N: the smaller negotiated count, never more than asked. */
+		n = c->streams_in < c->streams_out ? c->streams_in : c->streams_out;
+		if (s->o.tp.streams > 0 && n > s->o.tp.streams)
+			n = s->o.tp.streams;
+		if (n == 0)
+			n = 1;
+	}
+	if ((s->st = calloc(n, sizeof(*s->st))) == NULL)
+		return sess_end(s, LOAD_E_OTHER, "out of memory");
+	s->nstreams = n;
+	s->up = 1;
+	s->t_up = ev_clock_us();
+	sess_progress(s);
+	if (s->cbs.up != NULL)
+		s->cbs.up(s, s->arg);
+	return s->ended ? -1 : 0;
+}
+
+static void
+sess_ev(struct tp_conn *c, unsigned events, void *arg)
+{
+	struct sess *s = arg;
+	struct tp_msginfo mi;
+	size_t got;
+	int rc, i;
+
+	s->in_handler = 1;
+	if (!s->up) {
+		if ((rc = tp_finish(c)) == TP_RETRY) {
+			s->in_handler = 0;
+			return;
+		}
+		if (rc != TP_OK) {
+			sess_end(s, sess_classify(c->err), "%s", c->err);
+			return;
+		}
+		if (sess_connected(s) < 0)
+			return;
+		events |= EV_READ;
+	}
+	if (events & (EV_READ | EV_ERROR)) {
+		for (i = 0; i < SESS_READS; i++) {
+			rc = tp_recv(c, sess_rbuf, sizeof(sess_rbuf), &mi, &got);
+			if (rc == TP_RETRY)
+				break;
+			if (rc == TP_EOF) {
+				sess_eof(s);
+				return;
+			}
+			if (rc != TP_OK) {
+				sess_end(s, sess_classify(c->err), "%s", c->err);
+				return;
+			}
+			sess_progress(s);
+			if (got == 0)
+				continue;
+			/* Draft: PPID 63 is HTTP; 0 (unspecified) is let through for generic tools. */
+			if ((c->ops->caps & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP && mi.ppid != 0) {
+				sess_end(s, LOAD_E_OTHER, "data with PPID %u on stream %u", mi.ppid,
+				    mi.stream);
+				return;
+			}
+			if (sess_input(s, (c->ops->caps & TP_CAP_STREAMS) ? mi.stream : 0,
+			    sess_rbuf, got) < 0)
+				return;
+		}
+	}
+	if (s->sq != NULL && sess_flush(s) < 0)
+		return;
+	s->in_handler = 0;
+	if (s->outstanding == 0 && (s->finishing || s->closing)) {
+		sess_end(s, LOAD_OK, s->closing ? "closed by the server" : "done");
+		return;
+	}
+	sess_watch(s, s->sq != NULL ? EV_READ | EV_WRITE : EV_READ);
+}
