@@ -4,6 +4,13 @@ cd "$(dirname "$0")/.."
 make -s -j"$(nproc)" check AM_COLOR_TESTS=no >check.out 2>&1
 rc=$?
 cat check.out
+# The failing tests' own logs, so that a CI log says why.
+for trs in $(find . -name '*.trs' -newer Makefile 2>/dev/null); do
+	if grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$trs"; then
+		echo "=== ${trs%.trs}.log ==="
+		grep -v '^ok ' "${trs%.trs}.log" | tail -n 80
+	fi
+done
 pass=$(sed -n 's/^# PASS: *//p' check.out | tail -1)
 fail=$(sed -n 's/^# FAIL: *//p' check.out | tail -1)
 xpass=$(sed -n 's/^# XPASS: *//p' check.out | tail -1)

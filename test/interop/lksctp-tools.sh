@@ -255,7 +255,7 @@ check "sctp_darn -c A -c B (connectx) -> our listener on 2 addresses: darn sees 
 t_darn_abort() {
 	local type=$1 p=$2
 	peer_bg lis --verbose listen "$type" "127.0.0.1:$p" || return 1
-	(printf 'snd=100\n'; sleep 0.5; printf 'abort\n'; sleep 0.5) |
+	(printf 'snd=100\n'; sleep 2; printf 'abort\n'; sleep 1) |
 	    timeout 20 sctp_darn -H 127.0.0.1 -P $((p + 1)) -h 127.0.0.1 -p "$p" -s -I \
 	    >"$tmp/darn.out" 2>"$tmp/darn.err"
 	wait_line "$tmp/lis.err" 'closed after 1 messages' &&
