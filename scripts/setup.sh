@@ -8,7 +8,9 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
   libsctp-dev lksctp-tools libusrsctp-dev libusrsctp-examples
   libmpg123-dev libcmocka-dev
   qemu-system-x86 qemu-system-common busybox-static cpio kmod iproute2 nftables iputils-ping
-  iperf3 python3 mmark curl netcat-openbsd wrk nginx-light lighttpd httperf"
+  iperf3 python3 mmark curl netcat-openbsd wrk nginx-light lighttpd httperf
+  lame sox mpg123 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  ffmpeg"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,190 @@
+/* net.c: rtpaudio's transports: its own UDP sockets (RTP/RTCP, unicast or multicast) and the
+ * tp types for the others (sctp/usrsctp unordered, tcpm with RFC 4571 framing). */
+#include <errno.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "rtpaudio.h"
+#include "tp.h"
+
+void
+rtpaudio_net_init(struct rtpaudio_net *n, int sender)
+{
+	memset(n, 0, sizeof(*n));
+	n->transport = "udp";
+	n->stack = "kernel";
+	/* two usrsctp stacks on one host need two encapsulation ports */
+	n->udp_port = sender ? 9900 : 9899;
+	n->udp_remote_port = sender ? 9899 : 9900;
+	n->ttl = 1;
+}
+
+int
+rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen)
+{
+	if (strcmp(n->transport, "udp") && strcmp(n->transport, "sctp") &&
+	    strcmp(n->transport, "prsctp") && strcmp(n->transport, "tcp")) {
+		tp_seterr(err, errlen, "unknown transport '%s' (udp, sctp, prsctp, tcp)",
+		    n->transport);
+		return -1;
+	}
+	if (strcmp(n->stack, "kernel") && strcmp(n->stack, "usrsctp")) {
+		tp_seterr(err, errlen, "unknown stack '%s' (kernel, usrsctp)", n->stack);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *
+rtpaudio_tp_type(const struct rtpaudio_net *n)
+{
+	if (strcmp(n->transport, "tcp") == 0)
+		return "tcpm";
+	return strcmp(n->stack, "usrsctp") == 0 ? "usrsctp" : "sctp";
+}
+
+static void
+rtpaudio_tp_opts(const struct rtpaudio_net *n, struct tp_opts *o)
+{
+	tp_opts_init(o);
+	o->streams = 1;
+	o->nodelay = 1;      /* each packet is due now: no Nagle, no SCTP bundling delay */
+	o->frame_hdr = 2;    /* RFC 4571 */
+	o->udp_port = n->udp_port;
+	o->udp_remote_port = n->udp_remote_port;
+}
+
+static int
+rtpaudio_addr(const char *spec, int rtcp, struct sockaddr_storage *ss, socklen_t *len,
+    char *err, size_t errlen)
+{
+	struct tp_addrs a;
+
+	if (tp_addrs_parse(spec, AF_UNSPEC, &a, err, errlen) == -1)
+		return -1;
+	*ss = a.a[0];
+	*len = a.len[0];
+	if (rtcp && ss->ss_family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+		s6->sin6_port = htons((uint16_t)(ntohs(s6->sin6_port) + 1));
+	} else if (rtcp) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+		s4->sin_port = htons((uint16_t)(ntohs(s4->sin_port) + 1));
+	}
+	return 0;
+}
+
+static int
+rtpaudio_is_mcast(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET6)
+		return IN6_IS_ADDR_MULTICAST(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+	return IN_MULTICAST(ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr));
+}
+
+/* A connected UDP socket to DEST (rtcp: to PORT+1). */
+int
+rtpaudio_udp_connect(const struct rtpaudio_net *n, const char *dest, int rtcp, char *err,
+    size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd = -1;
+
+	if (rtpaudio_addr(dest, rtcp, &ss, &len, err, errlen) == -1)
+		goto bad;
+	if ((fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		goto sys;
+	if (rtpaudio_is_mcast(&ss)) {
+		int ttl = n->ttl, loop = 1;
+		if (ss.ss_family == AF_INET6) {
+			setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &ttl, sizeof(ttl));
+			setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &loop, sizeof(loop));
+		} else {
+			setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl));
+			setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &loop, sizeof(loop));
+		}
+	}
+	if (connect(fd, (struct sockaddr *)&ss, len) == -1)
+		goto sys;
+	return fd;
+sys:
+	tp_seterr(err, errlen, "udp %s: %s", dest, strerror(errno));
+bad:
+	if (fd != -1)
+		close(fd);
+	return -1;
+}
+
+/* A non-blocking UDP socket bound to ADDR (rtcp: PORT+1), joined to the group when ADDR is
+ * a multicast address. */
+int
+rtpaudio_udp_listen(const struct rtpaudio_net *n, const char *addr, int rtcp, char *err,
+    size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd = -1, one = 1;
+
+	(void)n;
+	if (rtpaudio_addr(addr, rtcp, &ss, &len, err, errlen) == -1)
+		goto bad;
+	if ((fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) == -1)
+		goto sys;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	{
+		int rcv = 1 << 20; /* a burst of a second of audio must not overflow */
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) == -1)
+		goto sys;
+	if (rtpaudio_is_mcast(&ss)) {
+		if (ss.ss_family == AF_INET6) {
+			struct ipv6_mreq m = { 0 };
+			m.ipv6mr_multiaddr = ((struct sockaddr_in6 *)&ss)->sin6_addr;
+			if (setsockopt(fd, IPPROTO_IPV6, IPV6_JOIN_GROUP, &m, sizeof(m)) == -1)
+				goto sys;
+		} else {
+			struct ip_mreq m = { 0 };
+			m.imr_multiaddr = ((struct sockaddr_in *)&ss)->sin_addr;
+			m.imr_interface.s_addr = htonl(INADDR_ANY);
+			if (setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &m, sizeof(m)) == -1)
+				goto sys;
+		}
+	}
+	return fd;
+sys:
+	tp_seterr(err, errlen, "udp %s: %s", addr, strerror(errno));
+bad:
+	if (fd != -1)
+		close(fd);
+	return -1;
+}
+
+struct tp_conn *
+rtpaudio_tp_connect(const struct rtpaudio_net *n, const char *dest, char *err, size_t errlen)
+{
+	struct tp_conn *c;
+	struct tp_opts o;
+
+	rtpaudio_tp_opts(n, &o);
+	if ((c = tp_connect(rtpaudio_tp_type(n), dest, &o, err, errlen)) == NULL)
+		return NULL;
+	if (tp_connect_wait(c, 5000) != TP_OK) {
+		tp_seterr(err, errlen, "connect to %s: %s", dest, c->err);
+		tp_conn_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+struct tp_listener *
+rtpaudio_tp_listen(const struct rtpaudio_net *n, const char *addr, char *err, size_t errlen)
+{
+	struct tp_opts o;
+
+	rtpaudio_tp_opts(n, &o);
+	return tp_listen(rtpaudio_tp_type(n), addr, &o, err, errlen);
+}

@@ -1,0 +1,562 @@
+/* play.c: `rtpaudio play`: receive, playout buffer, depacketize, decode, conceal, report. */
+#include <errno.h>
+#include <getopt.h>
+#include <mpg123.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ev.h"
+#include "rtpaudio.h"
+#include "tp.h"
+
+#define PLAY_MAXPCM (1152 * 2) /* samples of one frame, both channels */
+
+/* The verdict rule (doc/rtpaudio.1): at most this residual frame loss and longest gap. */
+#define PLAY_OK_LOSS_PCT 1.0
+#define PLAY_OK_GAP_MS   200.0
+
+struct play {
+	struct ev_loop *loop;
+	struct rtpaudio_net net;
+	const char *listen, *out_path;
+	int raw, json, verbose;
+	uint32_t delay_ms, idle_ms, duration_ms;
+	/* network */
+	int fd, rtcp_fd;
+	struct tp_listener *l;
+	struct tp_conn *c;
+	uint8_t msg[JITTER_PKT + 64];
+	size_t msglen;
+	int locked;
+	uint32_t ssrc;
+	struct ev_timer play_t, idle_t, dur_t;
+	uint64_t last_rx_us;
+	/* pipeline */
+	struct jitter *jb;
+	struct fmt_2250_depack dp;
+	mpg123_handle *mh;
+	struct wav out;
+	/* frames in media order: frame index n counted from the first frame received */
+	int have_first;
+	uint32_t fts0;
+	int64_t next_n;
+	int rate, channels, samples;
+	int reservoir;          /* main data bytes the decoder holds since its last reset */
+	int16_t last[PLAY_MAXPCM];
+	size_t last_n;
+	int run;                /* concealed frames in a row now */
+	/* statistics */
+	uint64_t rx_packets, bad_packets, other_ssrc, frames_played, frames_concealed,
+	    frames_undecodable, frames_stale, decoder_resets, info_frames;
+	int longest_run;
+	int eos, rc;
+	char err[TP_ERRLEN];
+};
+
+static void
+play_usage(FILE *fp)
+{
+	fprintf(fp,
+"usage: rtpaudio play [OPTIONS] LISTEN\n"
+"  Receives RFC 2250 MP3 over RTP on LISTEN (HOST:PORT; a multicast group joins it),\n"
+"  plays it out through a jitter buffer into a WAV file and reports what was lost.\n"
+"  -t, --transport T      udp (default), sctp, prsctp, tcp (RFC 4571)\n"
+"  -s, --stack S          kernel (default) or usrsctp, for sctp and prsctp\n"
+"  -o, --output FILE      decoded PCM as WAV (default: none; - for standard output)\n"
+"      --raw              raw 16-bit PCM instead of WAV\n"
+"  -d, --playout-delay MS jitter buffer depth (default 200)\n"
+"      --idle MS          udp: end of stream after MS without packets (default 3000)\n"
+"  -D, --duration SEC     stop after SEC seconds (default: at the end of the stream)\n"
+"      --udp-port P       usrsctp: local UDP encapsulation port (default 9899)\n"
+"      --udp-remote-port P   usrsctp: the sender's encapsulation port (default 9900)\n"
+"  -j, --json             statistics as one JSON object\n"
+"  -v, --verbose\n"
+"  -h, --help\n"
+"  The stream ends with an RTCP BYE (udp, PORT+1), the sender closing (sctp, tcp), the\n"
+"  idle timeout or --duration. Verdict: satisfactory when residual frame loss <= %.0f%%\n"
+"  and the longest gap <= %.0f ms.\n", PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
+}
+
+static int
+play_decoder_open(struct play *p)
+{
+	const long *rates;
+	size_t nrates, i;
+
+	if (p->mh == NULL) {
+		int e;
+		if ((p->mh = mpg123_new(NULL, &e)) == NULL) {
+			snprintf(p->err, sizeof(p->err), "mpg123: %s", mpg123_plain_strerror(e));
+			return -1;
+		}
+		/* We hand it whole, checked frames: no read-ahead (output from the first frame
+		 * on), no resync guessing, no gapless trimming (frames map 1:1 to PCM). */
+		mpg123_param(p->mh, MPG123_FLAGS, MPG123_QUIET | MPG123_NO_READAHEAD |
+		    MPG123_NO_RESYNC | MPG123_IGNORE_INFOFRAME, 0);
+		mpg123_format_none(p->mh);
+		mpg123_rates(&rates, &nrates);
+		for (i = 0; i < nrates; i++)
+			mpg123_format(p->mh, rates[i], MPG123_MONO | MPG123_STEREO,
+			    MPG123_ENC_SIGNED_16);
+	}
+	if (mpg123_open_feed(p->mh) != MPG123_OK) {
+		snprintf(p->err, sizeof(p->err), "mpg123: %s", mpg123_strerror(p->mh));
+		return -1;
+	}
+	p->reservoir = 0;
+	return 0;
+}
+
+static void
+play_output(struct play *p, const int16_t *pcm, size_t n)
+{
+	if (p->out.fp != NULL && wav_write(&p->out, pcm, n, p->rate, p->channels) == -1 &&
+	    p->rc == 0) {
+		snprintf(p->err, sizeof(p->err), "%s: write failed", p->out_path);
+		p->rc = 1;
+	}
+}
+
+/* One frame of substitute audio: the last good frame at half level the first time (hides a
+ * single loss), silence after that (repeating longer sounds worse than a gap). */
+static void
+play_conceal(struct play *p, int64_t count)
+{
+	int16_t pcm[PLAY_MAXPCM];
+	size_t n = (size_t)p->samples * (size_t)p->channels, i;
+
+	if (n > PLAY_MAXPCM)
+		n = PLAY_MAXPCM;
+	while (count-- > 0) {
+		if (p->run == 0 && p->last_n == n)
+			for (i = 0; i < n; i++)
+				pcm[i] = (int16_t)(p->last[i] / 2);
+		else
+			memset(pcm, 0, n * sizeof(pcm[0]));
+		play_output(p, pcm, n);
+		p->frames_concealed++;
+		p->run++;
+		if (p->run > p->longest_run)
+			p->longest_run = p->run;
+	}
+}
+
+/* Decodes one frame into exactly one frame of PCM, or conceals it. */
+static void
+play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_frame *f)
+{
+	unsigned char *audio;
+	size_t bytes = 0, got = 0;
+	off_t num;
+	int r, usable = 1, err = 0;
+	int16_t pcm[PLAY_MAXPCM];
+
+	/* Layer III borrows main_data_begin bytes from earlier frames: after a loss those are
+	 * gone, and decoding would turn whatever the decoder holds into noise. */
+	if (f->layer == 3 && f->main_data_begin > p->reservoir)
+		usable = 0;
+	if (mpg123_feed(p->mh, frame, len) != MPG123_OK)
+		err = 1;
+	while (!err) {
+		r = mpg123_decode_frame(p->mh, &num, &audio, &bytes);
+		if (r == MPG123_NEW_FORMAT)
+			continue;
+		if (r == MPG123_NEED_MORE)
+			break;
+		if (r != MPG123_OK) {
+			err = 1;
+			break;
+		}
+		if (bytes > 0 && got + bytes / 2 <= PLAY_MAXPCM) {
+			memcpy(pcm + got, audio, bytes);
+			got += bytes / 2;
+		}
+	}
+	if (f->layer == 3)
+		p->reservoir += f->main_data_here;
+	if (err) {
+		/* start over clean: the next frames are judged against an empty reservoir */
+		p->decoder_resets++;
+		play_decoder_open(p);
+	}
+	if (!usable || err || got != (size_t)f->samples * (size_t)f->channels) {
+		p->frames_undecodable++;
+		play_conceal(p, 1);
+		return;
+	}
+	play_output(p, pcm, got);
+	memcpy(p->last, pcm, got * sizeof(pcm[0]));
+	p->last_n = got;
+	p->frames_played++;
+	p->run = 0;
+}
+
+/* A frame from the depacketizer, in sequence order: place it on the media timeline by its
+ * timestamp, conceal what is missing before it. */
+static void
+play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
+{
+	struct play *p = arg;
+	struct mp3_frame f;
+	int64_t n, dt, unit;
+
+	if (mp3_frame_parse(frame, len, &f) != (int)len)
+		return;
+	/* Some senders (GStreamer's mpegaudioparse ! rtpmpapay) pass the Xing/Info frame on:
+	 * it is metadata, not a frame of audio. */
+	if (mp3_is_info(frame, len, &f)) {
+		p->info_frames++;
+		return;
+	}
+	if (!p->have_first) {
+		p->have_first = 1;
+		p->fts0 = ts;
+		p->next_n = 0;
+	}
+	if (f.rate != p->rate || f.channels != p->channels || f.samples != p->samples) {
+		if (p->rate != 0)
+			play_decoder_open(p); /* a new stream (another file): no reservoir across */
+		p->rate = f.rate;
+		p->channels = f.channels;
+		p->samples = f.samples;
+		p->last_n = 0;
+		p->fts0 = ts;
+		p->next_n = 0;
+	}
+	/* frame index: the timestamp in frame durations, rounded (the sender's 90 kHz clock is
+	 * exact only on average) */
+	dt = rtp_ts_diff(ts, p->fts0);
+	unit = (int64_t)f.samples * RTP_CLOCK_MPA;
+	n = dt >= 0 ? (2 * dt * f.rate + unit) / (2 * unit) : -1;
+	if (n < p->next_n) {
+		p->frames_stale++;
+		return;
+	}
+	if (n > p->next_n) {
+		play_conceal(p, n - p->next_n);
+		play_decoder_open(p);
+	}
+	play_decode(p, frame, len, &f);
+	p->next_n = n + 1;
+}
+
+static void play_schedule(struct play *p);
+
+static void
+play_due(struct ev_loop *loop, void *arg)
+{
+	(void)loop;
+	play_schedule(arg);
+}
+
+/* Releases what is due and sleeps until the next packet is. */
+static void
+play_schedule(struct play *p)
+{
+	const struct jitter_pkt *k;
+	uint64_t now = ev_clock_us(), next;
+
+	while ((k = jitter_get(p->jb, now, p->eos, &next)) != NULL) {
+		fmt_2250_depack(&p->dp, k->data, k->len, k->seq, k->ts, play_frame, p);
+		jitter_release(p->jb);
+	}
+	ev_timer_stop(p->loop, &p->play_t);
+	if (next != 0)
+		ev_timer_start(p->loop, &p->play_t, next > now ? next - now : 0, play_due, p);
+}
+
+static void
+play_end(struct play *p)
+{
+	if (p->eos)
+		return;
+	p->eos = 1;
+	play_schedule(p);
+	ev_stop(p->loop);
+}
+
+static void
+play_idle(struct ev_loop *loop, void *arg)
+{
+	struct play *p = arg;
+	uint64_t now = ev_clock_us();
+
+	if (now - p->last_rx_us >= (uint64_t)p->idle_ms * 1000) {
+		play_end(p);
+		return;
+	}
+	ev_timer_start(loop, &p->idle_t, p->last_rx_us + p->idle_ms * 1000ull - now, play_idle, p);
+}
+
+static void
+play_stop(struct ev_loop *loop, void *arg)
+{
+	(void)loop;
+	play_end(arg);
+}
+
+static void
+play_packet(struct play *p, const uint8_t *buf, size_t len)
+{
+	struct rtp_hdr h;
+
+	if (rtp_parse(buf, len, &h) < 0 || h.pt != RTP_PT_MPA) {
+		p->bad_packets++;
+		return;
+	}
+	/* one source: the first one heard */
+	if (!p->locked) {
+		p->locked = 1;
+		p->ssrc = h.ssrc;
+		if (p->idle_ms > 0 && p->fd != -1)
+			ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
+	} else if (h.ssrc != p->ssrc) {
+		p->other_ssrc++;
+		return;
+	}
+	p->rx_packets++;
+	p->last_rx_us = ev_clock_us();
+	jitter_put(p->jb, h.seq, h.ts, h.payload, h.plen, p->last_rx_us);
+	play_schedule(p);
+}
+
+static void
+play_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct play *p = arg;
+	uint8_t buf[65536];
+	ssize_t n;
+
+	(void)loop;
+	(void)events;
+	while (!p->eos && (n = recv(fd, buf, sizeof(buf), 0)) >= 0)
+		play_packet(p, buf, (size_t)n);
+}
+
+static void
+play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct play *p = arg;
+	struct rtcp_info ri;
+	uint8_t buf[2048];
+	ssize_t n;
+
+	(void)loop;
+	(void)events;
+	while (!p->eos && (n = recv(fd, buf, sizeof(buf), 0)) >= 0)
+		if (rtcp_parse(buf, (size_t)n, &ri) > 0 && ri.bye && p->locked && ri.ssrc == p->ssrc)
+			play_end(p);
+}
+
+static void
+play_conn(struct tp_conn *c, unsigned events, void *arg)
+{
+	struct play *p = arg;
+	struct tp_msginfo mi;
+	size_t got;
+	int rc;
+
+	(void)events;
+	while (!p->eos) {
+		rc = tp_recv(c, p->msg + p->msglen, sizeof(p->msg) - p->msglen, &mi, &got);
+		if (rc == TP_RETRY)
+			return;
+		if (rc != TP_OK) {
+			if (rc == TP_ERROR && p->verbose)
+				fprintf(stderr, "rtpaudio play: %s\n", c->err);
+			play_end(p);
+			return;
+		}
+		p->msglen += got;
+		if (!(mi.flags & TP_F_EOR)) {
+			if (p->msglen == sizeof(p->msg))
+				p->msglen = 0; /* larger than any packet we take: drop it */
+			continue;
+		}
+		play_packet(p, p->msg, p->msglen);
+		p->msglen = 0;
+	}
+}
+
+static void
+play_accept(struct tp_listener *l, void *arg)
+{
+	struct play *p = arg;
+	struct tp_conn *c;
+
+	if (tp_accept(l, &c) != TP_OK)
+		return;
+	if (p->c != NULL) {
+		tp_conn_free(c); /* one sender at a time */
+		return;
+	}
+	p->c = c;
+	if (tp_watch(c, p->loop, EV_READ, play_conn, p) != TP_OK)
+		play_end(p);
+}
+
+static void
+play_report(struct play *p)
+{
+	double fdur = p->rate ? (double)p->samples * 1000.0 / p->rate : 0;
+	uint64_t frames = p->frames_played + p->frames_concealed;
+	double loss = frames ? 100.0 * (double)p->frames_concealed / (double)frames : 100.0;
+	double gap = p->longest_run * fdur;
+	int ok = frames > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
+	struct jitter *j = p->jb;
+
+	if (p->json) {
+		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
+		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"
+		    "\"frames_concealed\":%llu,\"frames_undecodable\":%llu,"
+		    "\"fragments_dropped\":%llu,\"longest_gap_ms\":%.1f,"
+		    "\"residual_frame_loss_pct\":%.3f,\"duration_s\":%.3f,\"satisfactory\":%s}\n",
+		    (unsigned long long)j->received, (unsigned long long)j->lost,
+		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
+		    (unsigned long long)(p->bad_packets + p->dp.malformed),
+		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
+		    (unsigned long long)p->frames_undecodable,
+		    (unsigned long long)p->dp.fragments_dropped, gap, loss,
+		    (double)frames * fdur / 1000.0, ok ? "true" : "false");
+	} else {
+		printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
+		    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
+		    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
+		    "verdict: %s\n",
+		    (unsigned long long)j->received, (unsigned long long)j->lost,
+		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
+		    (unsigned long long)(p->bad_packets + p->dp.malformed),
+		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
+		    (unsigned long long)p->frames_undecodable, gap, loss,
+		    (double)frames * fdur / 1000.0, ok ? "satisfactory" : "not satisfactory");
+	}
+	fflush(stdout);
+}
+
+int
+play_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "transport", required_argument, NULL, 't' },
+		{ "stack", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "playout-delay", required_argument, NULL, 'd' },
+		{ "idle", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "udp-port", required_argument, NULL, 'u' },
+		{ "udp-remote-port", required_argument, NULL, 'U' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct play p;
+	int ch;
+
+	memset(&p, 0, sizeof(p));
+	p.fd = p.rtcp_fd = -1;
+	p.rc = 0;
+	p.delay_ms = 200;
+	p.idle_ms = 3000;
+	rtpaudio_net_init(&p.net, 0);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "t:s:o:d:D:jvh", lo, NULL)) != -1) {
+		switch (ch) {
+		case 't': p.net.transport = optarg; break;
+		case 's': p.net.stack = optarg; break;
+		case 'o': p.out_path = optarg; break;
+		case 'r': p.raw = 1; break;
+		case 'd': p.delay_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 0, 60000); break;
+		case 'i': p.idle_ms = (uint32_t)rtpaudio_num(optarg, "idle", 0, 3600000); break;
+		case 'D': p.duration_ms = (uint32_t)(rtpaudio_num(optarg, "duration", 1, 86400) * 1000);
+			break;
+		case 'u': p.net.udp_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1, 65535); break;
+		case 'U': p.net.udp_remote_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1,
+		    65535); break;
+		case 'j': p.json = 1; break;
+		case 'v': p.verbose = 1; break;
+		case 'h': play_usage(stdout); return 0;
+		default: play_usage(stderr); return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		play_usage(stderr);
+		return 2;
+	}
+	p.rc = 1;
+	p.listen = argv[optind];
+	if (rtpaudio_net_check(&p.net, p.err, sizeof(p.err)) == -1)
+		goto bad;
+	fmt_2250_depack_init(&p.dp);
+	if ((p.jb = jitter_new(p.delay_ms)) == NULL) {
+		snprintf(p.err, sizeof(p.err), "out of memory");
+		goto bad;
+	}
+	if (mpg123_init() != MPG123_OK || play_decoder_open(&p) == -1)
+		goto bad;
+	if (p.out_path != NULL && wav_open(&p.out, p.out_path, p.raw, p.err, sizeof(p.err)) == -1)
+		goto bad;
+	if ((p.loop = ev_new(p.err, sizeof(p.err))) == NULL)
+		goto bad;
+	if (strcmp(p.net.transport, "udp") == 0) {
+		if ((p.fd = rtpaudio_udp_listen(&p.net, p.listen, 0, p.err, sizeof(p.err))) == -1 ||
+		    (p.rtcp_fd = rtpaudio_udp_listen(&p.net, p.listen, 1, p.err, sizeof(p.err))) == -1)
+			goto bad;
+		if (ev_fd_set(p.loop, p.fd, EV_READ, play_udp, &p) == -1 ||
+		    ev_fd_set(p.loop, p.rtcp_fd, EV_READ, play_rtcp, &p) == -1) {
+			snprintf(p.err, sizeof(p.err), "event loop: %s", strerror(errno));
+			goto bad;
+		}
+	} else {
+		if ((p.l = rtpaudio_tp_listen(&p.net, p.listen, p.err, sizeof(p.err))) == NULL)
+			goto bad;
+		if (tp_listener_watch(p.l, p.loop, play_accept, &p) != TP_OK) {
+			snprintf(p.err, sizeof(p.err), "%s", p.l->err);
+			goto bad;
+		}
+	}
+	if (p.verbose)
+		fprintf(stderr, "rtpaudio play: listening on %s (%s)\n", p.listen, p.net.transport);
+	if (p.duration_ms > 0)
+		ev_timer_start(p.loop, &p.dur_t, p.duration_ms * 1000ull, play_stop, &p);
+	if (ev_run(p.loop) == -1) {
+		snprintf(p.err, sizeof(p.err), "event loop: %s", strerror(errno));
+		goto bad;
+	}
+	play_end(&p);
+	if (wav_close(&p.out) == -1) {
+		snprintf(p.err, sizeof(p.err), "%s: write failed", p.out_path);
+		goto bad;
+	}
+	play_report(&p);
+	p.rc = 0;
+bad:
+	if (p.rc != 0 && p.err[0])
+		fprintf(stderr, "rtpaudio play: %s\n", p.err);
+	if (p.loop != NULL) {
+		ev_timer_stop(p.loop, &p.play_t);
+		ev_timer_stop(p.loop, &p.idle_t);
+		ev_timer_stop(p.loop, &p.dur_t);
+		if (p.fd != -1)
+			ev_fd_del(p.loop, p.fd);
+		if (p.rtcp_fd != -1)
+			ev_fd_del(p.loop, p.rtcp_fd);
+	}
+	tp_conn_free(p.c);
+	tp_listener_free(p.l);
+	if (p.fd != -1)
+		close(p.fd);
+	if (p.rtcp_fd != -1)
+		close(p.rtcp_fd);
+	wav_close(&p.out);
+	if (p.mh != NULL)
+		mpg123_delete(p.mh);
+	jitter_free(p.jb);
+	if (p.loop != NULL)
+		ev_free(p.loop);
+	return p.rc;
+}

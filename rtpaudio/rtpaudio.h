@@ -1,0 +1,197 @@
+/* rtpaudio.h: MP3 over RTP (RFC 2250) on UDP, SCTP (unordered, PR-SCTP) and TCP (RFC 4571). */
+#ifndef RTPAUDIO_H
+#define RTPAUDIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* mp3.c: MPEG-1/2/2.5 layer I/II/III frames over a buffer; never allocates (but mp3_file). */
+#define MP3_MAX_FRAME 2884  /* MPEG-2.5 layer II, 160 kbit/s at 8 kHz, padded */
+#define MP3_V1  3           /* the header's version bits */
+#define MP3_V2  2
+#define MP3_V25 0
+
+struct mp3_frame {
+	int version;         /* MP3_V1, MP3_V2, MP3_V25 */
+	int layer;           /* 1, 2, 3 */
+	int crc;             /* a 16-bit CRC follows the header */
+	int bitrate;         /* kbit/s */
+	int rate;            /* samples per second */
+	int padding;
+	int mode;            /* 0 stereo, 1 joint stereo, 2 dual channel, 3 mono */
+	int channels;
+	int samples;         /* per channel per frame: 384, 1152 or 576 */
+	int len;             /* whole frame, header included */
+	/* layer III only (mp3_frame_parse with the whole frame): */
+	int side_len;        /* bytes of side information */
+	int main_data_begin; /* bytes of main data taken from earlier frames (bit reservoir) */
+	int main_data_len;   /* bytes of main data this frame's granules use */
+	int main_data_here;  /* bytes after the side information in this frame */
+};
+
+int mp3_header_parse(const uint8_t *p, size_t len, struct mp3_frame *f);
+int mp3_frame_parse(const uint8_t *p, size_t len, struct mp3_frame *f);
+long mp3_id3v2_len(const uint8_t *p, size_t len);
+int mp3_is_info(const uint8_t *p, size_t len, const struct mp3_frame *f);
+long mp3_sync(const uint8_t *p, size_t len, const struct mp3_frame *prev, struct mp3_frame *f,
+    size_t *skipped);
+uint32_t mp3_frame_ts90k(const struct mp3_frame *f); /* nominal, for comparisons only */
+
+/* A whole file in memory and its audio frames (ID3v2, Xing/Info and junk left out). */
+struct mp3_file {
+	uint8_t *data;
+	size_t len;
+	size_t nframes;
+	size_t *off;          /* frame i starts at data + off[i] */
+	struct mp3_frame first;
+	size_t skipped;       /* bytes of junk between frames (resyncs) */
+	int info_frame;       /* a Xing/Info/VBRI frame was left out */
+	int id3v2;            /* an ID3v2 tag was left out */
+	int vbr;              /* frame bit rates differ */
+	uint64_t samples;     /* per channel */
+};
+
+struct mp3_file *mp3_file_new(const char *path, char *err, size_t errlen);
+struct mp3_file *mp3_file_from_mem(const uint8_t *p, size_t len, char *err, size_t errlen);
+void mp3_file_free(struct mp3_file *m);
+
+/* rtp.c: RTP fixed header (RFC 3550), RTCP SR/RR/BYE, sequence arithmetic. */
+#define RTP_HDR 12
+#define RTP_PT_MPA 14
+#define RTP_CLOCK_MPA 90000
+
+struct rtp_hdr {
+	int marker, pt;
+	uint16_t seq;
+	uint32_t ts, ssrc;
+	const uint8_t *payload;
+	size_t plen;
+};
+
+size_t rtp_pack(uint8_t *out, const struct rtp_hdr *h);
+int rtp_parse(const uint8_t *p, size_t len, struct rtp_hdr *h);
+int16_t rtp_seq_diff(uint16_t a, uint16_t b);
+int32_t rtp_ts_diff(uint32_t a, uint32_t b);
+
+#define RTCP_SR  200
+#define RTCP_RR  201
+#define RTCP_BYE 203
+struct rtcp_info {
+	int sr, rr, bye;        /* what the compound packet held */
+	uint32_t ssrc;
+	uint64_t ntp;           /* SR */
+	uint32_t rtp_ts, packets, octets;
+	uint8_t fraction_lost;  /* RR (first report block) */
+	int32_t cum_lost;
+	uint32_t ext_seq, jitter;
+};
+size_t rtcp_sr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint64_t ntp, uint32_t ts,
+    uint32_t packets, uint32_t octets, int bye);
+size_t rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint32_t src,
+    uint8_t fraction, int32_t lost, uint32_t ext_seq, uint32_t jitter);
+int rtcp_parse(const uint8_t *p, size_t len, struct rtcp_info *ri);
+uint64_t rtp_ntp_now(void);
+
+/* fmt_2250.c: RFC 2250 MPEG audio payload (4-byte header: MBZ, fragment offset). */
+#define FMT_2250_HDR 4
+
+struct fmt_frame {
+	const uint8_t *p;
+	size_t len;
+	uint32_t ts;  /* 90 kHz */
+};
+
+size_t fmt_2250_pack(const struct fmt_frame *f, size_t n, size_t *off, uint8_t *out,
+    size_t space, size_t *nused);
+
+typedef void fmt_frame_cb(void *arg, const uint8_t *frame, size_t len, uint32_t ts);
+
+struct fmt_2250_depack {
+	uint8_t buf[MP3_MAX_FRAME];
+	size_t got, need;     /* reassembly of a fragmented frame; need 0 = none */
+	uint32_t ts;
+	uint16_t next_seq;
+	/* counters */
+	uint64_t frames, fragments_dropped, malformed;
+};
+
+void fmt_2250_depack_init(struct fmt_2250_depack *d);
+int fmt_2250_depack(struct fmt_2250_depack *d, const uint8_t *pl, size_t len, uint16_t seq,
+    uint32_t ts, fmt_frame_cb *cb, void *arg);
+
+/* jitter.c: reorder by sequence number, release at arrival of the first + playout delay. */
+#define JITTER_SLOTS 1024
+#define JITTER_PKT 2048
+
+struct jitter_pkt {
+	int used;
+	uint16_t seq;
+	uint32_t ts;
+	size_t len;
+	uint8_t data[JITTER_PKT]; /* RTP payload */
+};
+
+struct jitter {
+	struct jitter_pkt *slot;  /* JITTER_SLOTS */
+	uint8_t *seen;            /* bitmap over the sequence space, for duplicates */
+	int started, released;
+	uint16_t next;            /* next sequence number to release */
+	uint16_t highest;
+	uint32_t ts0;             /* RTP ts of the first packet */
+	uint64_t t0_us;           /* its arrival */
+	uint32_t delay_us;
+	size_t count;
+	uint64_t received, duplicates, late, lost, too_big;
+};
+
+struct jitter *jitter_new(uint32_t delay_ms);
+void jitter_free(struct jitter *j);
+int jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t len,
+    uint64_t now_us);
+const struct jitter_pkt *jitter_get(struct jitter *j, uint64_t now_us, int flush,
+    uint64_t *next_us);
+void jitter_release(struct jitter *j);
+
+/* wav.c: PCM files and the comparison the tests rely on. */
+struct wav {
+	FILE *fp;
+	int raw, rate, channels;
+	uint64_t frames;  /* sample frames written */
+	int header_written;
+};
+int wav_open(struct wav *w, const char *path, int raw, char *err, size_t errlen);
+int wav_write(struct wav *w, const int16_t *pcm, size_t nsamples, int rate, int channels);
+int wav_close(struct wav *w);
+int16_t *wav_read(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
+    size_t errlen);
+int wav_compare_main(int argc, char **argv);
+
+/* net.c: the transports by their rtpaudio names (udp, sctp, prsctp, tcp) */
+struct tp_conn;
+struct tp_listener;
+struct rtpaudio_net {
+	const char *transport;      /* udp, sctp, prsctp, tcp */
+	const char *stack;          /* kernel, usrsctp */
+	uint16_t udp_port, udp_remote_port;
+	int ttl;
+};
+void rtpaudio_net_init(struct rtpaudio_net *n, int sender);
+int rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen);
+int rtpaudio_udp_connect(const struct rtpaudio_net *n, const char *dest, int rtcp, char *err,
+    size_t errlen);
+int rtpaudio_udp_listen(const struct rtpaudio_net *n, const char *addr, int rtcp, char *err,
+    size_t errlen);
+struct tp_conn *rtpaudio_tp_connect(const struct rtpaudio_net *n, const char *dest, char *err,
+    size_t errlen);
+struct tp_listener *rtpaudio_tp_listen(const struct rtpaudio_net *n, const char *addr,
+    char *err, size_t errlen);
+
+/* main.c */
+long rtpaudio_num(const char *s, const char *what, long min, long max);
+
+/* send.c, play.c: the subcommands */
+int send_main(int argc, char **argv);
+int play_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,470 @@
+/* send.c: `rtpaudio send`: MP3 frames to RTP packets, paced by absolute media time. */
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ev.h"
+#include "rtpaudio.h"
+#include "tp.h"
+
+#define SEND_QUEUE 256
+
+struct send_pkt {
+	size_t len;
+	uint8_t data[JITTER_PKT + RTP_HDR];
+};
+
+struct send {
+	struct ev_loop *loop;
+	struct rtpaudio_net net;
+	const char *dest, *sdp;
+	size_t mtu;
+	uint32_t lifetime_ms, start_delay_ms, drop_every;
+	int verbose;
+	/* the media: every file's frames in order */
+	struct mp3_file **files;
+	int nfiles;
+	struct fmt_frame *fr;
+	uint32_t *fr_samples, *fr_rate;
+	size_t nfr, next;      /* frames; the next one to packetize */
+	/* clocks: RTP 90 kHz and wall microseconds, both as exact sums of frame durations */
+	uint32_t ts;
+	uint64_t ts_rem, us_rem, media_us;
+	uint64_t start_us;
+	struct ev_timer tick, rtcp;
+	/* connection */
+	int fd, rtcp_fd;
+	struct tp_conn *c;
+	struct send_pkt *q;    /* packets waiting for the transport (SEND_QUEUE) */
+	size_t qhead, qlen;
+	/* RTP */
+	uint16_t seq;
+	uint32_t ssrc;
+	int first;
+	uint64_t packets, octets, dropped, fragments;
+	int done, rc;
+	char err[TP_ERRLEN];
+};
+
+static void
+send_usage(FILE *fp)
+{
+	fprintf(fp,
+"usage: rtpaudio send [OPTIONS] FILE.mp3... DEST\n"
+"  Streams the files' MPEG audio frames in real time as RTP (RFC 2250, PT 14) to DEST\n"
+"  (HOST:PORT; for udp a multicast group works too).\n"
+"  -t, --transport T    udp (default), sctp (every message unordered), prsctp (unordered,\n"
+"                       timed reliability), tcp (RFC 4571 framing)\n"
+"  -s, --stack S        kernel (default) or usrsctp, for sctp and prsctp\n"
+"  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
+"  -m, --mtu BYTES      largest RTP packet, header included (default 1400)\n"
+"      --sdp FILE       write an SDP description of the stream (udp) for other players\n"
+"      --start-delay MS  wait MS after writing the SDP file before the first packet\n"
+"      --ttl N          multicast TTL (default 1)\n"
+"      --udp-port P     usrsctp: local UDP encapsulation port (default 9900)\n"
+"      --udp-remote-port P   usrsctp: the player's encapsulation port (default 9899)\n"
+"      --drop-every N   test aid: do not send every Nth packet (simulated loss)\n"
+"  -v, --verbose        progress on standard error\n"
+"  -h, --help\n"
+"  UDP also carries RTCP sender reports on PORT+1, and a BYE at the end.\n");
+}
+
+static void send_tick(struct ev_loop *loop, void *arg);
+
+static int
+send_load(struct send *s, char **paths, int n)
+{
+	size_t i, k = 0, total = 0;
+	int f;
+
+	if ((s->files = calloc((size_t)n, sizeof(*s->files))) == NULL)
+		return -1;
+	for (f = 0; f < n; f++) {
+		if ((s->files[f] = mp3_file_new(paths[f], s->err, sizeof(s->err))) == NULL)
+			return -1;
+		s->nfiles++;
+		total += s->files[f]->nframes;
+	}
+	s->fr = calloc(total, sizeof(*s->fr));
+	s->fr_samples = calloc(total, sizeof(*s->fr_samples));
+	s->fr_rate = calloc(total, sizeof(*s->fr_rate));
+	if (s->fr == NULL || s->fr_samples == NULL || s->fr_rate == NULL) {
+		snprintf(s->err, sizeof(s->err), "out of memory");
+		return -1;
+	}
+	for (f = 0; f < n; f++) {
+		struct mp3_file *m = s->files[f];
+		for (i = 0; i < m->nframes; i++, k++) {
+			struct mp3_frame fm;
+			const uint8_t *p = m->data + m->off[i];
+			mp3_header_parse(p, m->len - m->off[i], &fm);
+			s->fr[k].p = p;
+			s->fr[k].len = (size_t)fm.len;
+			s->fr_samples[k] = (uint32_t)fm.samples;
+			s->fr_rate[k] = (uint32_t)fm.rate;
+		}
+	}
+	s->nfr = total;
+	return 0;
+}
+
+/* Advance both clocks by frame k: integer sums with remainders, so 1152 samples at 44.1 kHz
+ * (2351.02 ticks, 26122.45 us) never drift however long the stream. */
+static void
+send_advance(struct send *s, size_t k)
+{
+	uint64_t num;
+
+	num = s->ts_rem + (uint64_t)s->fr_samples[k] * RTP_CLOCK_MPA;
+	s->ts += (uint32_t)(num / s->fr_rate[k]);
+	s->ts_rem = num % s->fr_rate[k];
+	num = s->us_rem + (uint64_t)s->fr_samples[k] * 1000000u;
+	s->media_us += num / s->fr_rate[k];
+	s->us_rem = num % s->fr_rate[k];
+}
+
+static int
+send_raw(struct send *s, const uint8_t *p, size_t len)
+{
+	struct tp_msginfo mi = { 0 };
+	size_t sent;
+	int rc;
+
+	if (s->c == NULL) {
+		if (send(s->fd, p, len, 0) == -1) {
+			/* a full socket buffer or a receiver not there yet (ICMP): real-time media
+			 * goes on without the packet */
+			s->dropped++;
+		}
+		return TP_OK;
+	}
+	if (strcmp(s->net.transport, "tcp") != 0)
+		mi.flags = TP_F_UNORDERED;
+	if (strcmp(s->net.transport, "prsctp") == 0)
+		mi.lifetime_ms = s->lifetime_ms;
+	rc = tp_send(s->c, p, len, &mi, &sent);
+	if (rc == TP_ERROR)
+		snprintf(s->err, sizeof(s->err), "send: %.200s", s->c->err);
+	return rc;
+}
+
+static void send_writable(struct tp_conn *c, unsigned events, void *arg);
+
+/* Queued packets first, in order; what the transport will not take now waits for EV_WRITE. */
+static int
+send_flush(struct send *s)
+{
+	while (s->qlen > 0) {
+		struct send_pkt *p = &s->q[s->qhead];
+		int rc = send_raw(s, p->data, p->len);
+		if (rc == TP_ERROR)
+			return -1;
+		if (rc == TP_RETRY)
+			return tp_watch(s->c, s->loop, EV_WRITE, send_writable, s) == TP_OK ? 0 : -1;
+		s->qhead = (s->qhead + 1) % SEND_QUEUE;
+		s->qlen--;
+	}
+	if (s->c != NULL)
+		tp_watch(s->c, s->loop, 0, NULL, NULL);
+	return 0;
+}
+
+static void
+send_writable(struct tp_conn *c, unsigned events, void *arg)
+{
+	struct send *s = arg;
+
+	(void)c;
+	(void)events;
+	if (send_flush(s) == -1) {
+		s->rc = 1;
+		ev_stop(s->loop);
+	}
+}
+
+static int
+send_packet(struct send *s, const uint8_t *payload, size_t plen, uint32_t ts)
+{
+	struct rtp_hdr h = { 0 };
+	struct send_pkt *p;
+
+	if (s->qlen == SEND_QUEUE) {
+		s->dropped++; /* the transport is far behind real time */
+		return 0;
+	}
+	p = &s->q[(s->qhead + s->qlen) % SEND_QUEUE];
+	h.marker = s->first;
+	h.pt = RTP_PT_MPA;
+	h.seq = s->seq++;
+	h.ts = ts;
+	h.ssrc = s->ssrc;
+	s->first = 0;
+	s->packets++;
+	s->octets += plen;
+	if (s->drop_every > 0 && s->packets % s->drop_every == 0)
+		return 0; /* numbered and counted, never sent: a loss the player must see */
+	rtp_pack(p->data, &h);
+	memcpy(p->data + RTP_HDR, payload, plen);
+	p->len = RTP_HDR + plen;
+	s->qlen++;
+	return send_flush(s);
+}
+
+static void
+send_rtcp(struct send *s, int bye)
+{
+	uint8_t buf[128];
+	size_t n;
+
+	if (s->rtcp_fd == -1)
+		return;
+	n = rtcp_sr_pack(buf, sizeof(buf), s->ssrc, rtp_ntp_now(), s->ts, (uint32_t)s->packets,
+	    (uint32_t)s->octets, bye);
+	/* RTCP is advisory: nobody listening is fine */
+	if (n > 0)
+		(void)!send(s->rtcp_fd, buf, n, 0);
+}
+
+static void
+send_rtcp_tick(struct ev_loop *loop, void *arg)
+{
+	struct send *s = arg;
+
+	send_rtcp(s, 0);
+	ev_timer_start(loop, &s->rtcp, 5000000, send_rtcp_tick, s);
+}
+
+/* Sends every frame whose media time has come: one packet of several whole frames, or all
+ * the pieces of a frame too large for one packet; then sleeps until the next frame's
+ * absolute time (start + the exact sum of durations), which keeps the rate from drifting. */
+static void
+send_tick(struct ev_loop *loop, void *arg)
+{
+	struct send *s = arg;
+	uint8_t payload[JITTER_PKT];
+	size_t space = s->mtu - RTP_HDR, used, off = 0, len, i;
+	uint64_t now = ev_clock_us();
+
+	while (s->next < s->nfr && s->start_us + s->media_us <= now) {
+		uint32_t ts = s->ts;
+		do {
+			len = fmt_2250_pack(&s->fr[s->next], s->nfr - s->next, &off, payload, space,
+			    &used);
+			if (used == 0 && off != 0)
+				s->fragments++;
+			if (send_packet(s, payload, len, ts) == -1)
+				goto bad;
+		} while (used == 0 && off != 0);
+		for (i = 0; i < used; i++)
+			send_advance(s, s->next++);
+	}
+	if (s->verbose && s->next % 40 == 0)
+		fprintf(stderr, "rtpaudio send: %zu/%zu frames, %llu packets\n", s->next, s->nfr,
+		    (unsigned long long)s->packets);
+	if (s->next == s->nfr) {
+		s->done = 1;
+		ev_stop(loop);
+		return;
+	}
+	ev_timer_start(loop, &s->tick, s->start_us + s->media_us - now, send_tick, s);
+	return;
+bad:
+	s->rc = 1;
+	ev_stop(loop);
+}
+
+static int
+send_sdp(struct send *s)
+{
+	struct tp_addrs a;
+	char host[64];
+	const char *ip4;
+	FILE *fp;
+	int port;
+
+	if (tp_addrs_parse(s->dest, AF_UNSPEC, &a, s->err, sizeof(s->err)) == -1)
+		return -1;
+	tp_addr_str((struct sockaddr *)&a.a[0], a.len[0], host, sizeof(host));
+	if (a.a[0].ss_family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&a.a[0];
+		port = ntohs(sin6->sin6_port);
+		ip4 = "IP6";
+	} else {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&a.a[0];
+		port = ntohs(sin->sin_port);
+		ip4 = "IP4";
+	}
+	/* tp_addr_str prints "host:port" or "[v6]:port": keep the host part */
+	{
+		char *c = strrchr(host, ':');
+		if (c != NULL)
+			*c = '\0';
+		if (host[0] == '[') {
+			memmove(host, host + 1, strlen(host));
+			host[strlen(host) - 1] = '\0';
+		}
+	}
+	if ((fp = fopen(s->sdp, "w")) == NULL) {
+		snprintf(s->err, sizeof(s->err), "%s: %s", s->sdp, strerror(errno));
+		return -1;
+	}
+	fprintf(fp, "v=0\r\no=- %u 1 IN %s %s\r\ns=rtpaudio\r\nc=IN %s %s\r\nt=0 0\r\n"
+	    "m=audio %d RTP/AVP %d\r\na=rtpmap:%d MPA/%d\r\n",
+	    s->ssrc, ip4, host, ip4, host, port, RTP_PT_MPA, RTP_PT_MPA, RTP_CLOCK_MPA);
+	return fclose(fp) == 0 ? 0 : -1;
+}
+
+/* Fully reliable transports: wait (bounded) until the peer has acknowledged everything, so
+ * closing does not throw the tail away. */
+static void
+send_drain(struct send *s)
+{
+	struct tp_status st;
+	int i;
+
+	while (s->qlen > 0 && s->c != NULL) {
+		if (tp_wait(s->c, EV_WRITE, 2000) != TP_OK || send_flush(s) == -1)
+			break;
+	}
+	for (i = 0; i < 500 && s->c != NULL; i++) {
+		if (tp_status(s->c, &st) != TP_OK || st.unacked == 0)
+			break;
+		usleep(10000);
+	}
+}
+
+int
+send_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "transport", required_argument, NULL, 't' },
+		{ "stack", required_argument, NULL, 's' },
+		{ "lifetime", required_argument, NULL, 'l' },
+		{ "mtu", required_argument, NULL, 'm' },
+		{ "sdp", required_argument, NULL, 'S' },
+		{ "ttl", required_argument, NULL, 'T' },
+		{ "start-delay", required_argument, NULL, 'W' },
+		{ "drop-every", required_argument, NULL, 'X' },
+		{ "udp-port", required_argument, NULL, 'u' },
+		{ "udp-remote-port", required_argument, NULL, 'U' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct send s;
+	int ch, i;
+
+	memset(&s, 0, sizeof(s));
+	s.fd = s.rtcp_fd = -1;
+	s.rc = 1;
+	s.mtu = 1400;
+	s.lifetime_ms = 200;
+	s.first = 1;
+	rtpaudio_net_init(&s.net, 1);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "t:s:l:m:vh", lo, NULL)) != -1) {
+		switch (ch) {
+		case 't': s.net.transport = optarg; break;
+		case 's': s.net.stack = optarg; break;
+		case 'l': s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000); break;
+		case 'm': s.mtu = (size_t)rtpaudio_num(optarg, "mtu", RTP_HDR + FMT_2250_HDR + 16,
+		    JITTER_PKT); break;
+		case 'S': s.sdp = optarg; break;
+		case 'W': s.start_delay_ms = (uint32_t)rtpaudio_num(optarg, "start delay", 0, 600000);
+			break;
+		case 'X': s.drop_every = (uint32_t)rtpaudio_num(optarg, "drop-every", 0, 1000000);
+			break;
+		case 'T': s.net.ttl = (int)rtpaudio_num(optarg, "ttl", 0, 255); break;
+		case 'u': s.net.udp_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1, 65535); break;
+		case 'U': s.net.udp_remote_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1,
+		    65535); break;
+		case 'v': s.verbose = 1; break;
+		case 'h': send_usage(stdout); return 0;
+		default: send_usage(stderr); return 2;
+		}
+	}
+	if (argc - optind < 2) {
+		send_usage(stderr);
+		return 2;
+	}
+	s.dest = argv[argc - 1];
+	if (rtpaudio_net_check(&s.net, s.err, sizeof(s.err)) == -1)
+		goto bad;
+	{
+		struct timespec t;
+		clock_gettime(CLOCK_REALTIME, &t);
+		s.ssrc = (uint32_t)(t.tv_nsec ^ (t.tv_sec << 10) ^ (getpid() << 16));
+		s.seq = (uint16_t)(s.ssrc >> 7);
+		s.ts = s.ssrc * 2654435761u; /* RFC 3550: random initial values */
+	}
+	if (send_load(&s, argv + optind, argc - optind - 1) == -1)
+		goto bad;
+	if ((s.q = calloc(SEND_QUEUE, sizeof(*s.q))) == NULL ||
+	    (s.loop = ev_new(s.err, sizeof(s.err))) == NULL)
+		goto bad;
+	if (s.sdp != NULL && send_sdp(&s) == -1)
+		goto bad;
+	if (strcmp(s.net.transport, "udp") == 0) {
+		if ((s.fd = rtpaudio_udp_connect(&s.net, s.dest, 0, s.err, sizeof(s.err))) == -1)
+			goto bad;
+		s.rtcp_fd = rtpaudio_udp_connect(&s.net, s.dest, 1, s.err, sizeof(s.err));
+	} else {
+		if ((s.c = rtpaudio_tp_connect(&s.net, s.dest, s.err, sizeof(s.err))) == NULL)
+			goto bad;
+	}
+	if (s.start_delay_ms > 0)
+		usleep(s.start_delay_ms * 1000u);
+	s.start_us = ev_clock_us();
+	send_rtcp(&s, 0);
+	ev_timer_start(s.loop, &s.rtcp, 5000000, send_rtcp_tick, &s);
+	send_tick(s.loop, &s);
+	if (!s.done && ev_run(s.loop) == -1)
+		snprintf(s.err, sizeof(s.err), "event loop: %s", strerror(errno));
+	ev_timer_stop(s.loop, &s.tick);
+	ev_timer_stop(s.loop, &s.rtcp);
+	if (!s.done)
+		goto bad;
+	if (s.c != NULL) {
+		tp_watch(s.c, s.loop, 0, NULL, NULL);
+		send_drain(&s);
+	}
+	/* The last packet's audio lasts until the end of its frames: a BYE before then makes
+	 * some players (ffmpeg) end without playing it. */
+	{
+		uint64_t now = ev_clock_us();
+		if (s.start_us + s.media_us > now)
+			usleep((useconds_t)(s.start_us + s.media_us - now));
+	}
+	/* BYE twice: it is the player's end of stream on UDP, and UDP may lose one */
+	send_rtcp(&s, 1);
+	usleep(20000);
+	send_rtcp(&s, 1);
+	if (s.verbose)
+		fprintf(stderr, "rtpaudio send: %zu frames in %llu packets (%llu dropped)\n", s.nfr,
+		    (unsigned long long)s.packets, (unsigned long long)s.dropped);
+	s.rc = 0;
+bad:
+	if (s.rc != 0 && s.err[0])
+		fprintf(stderr, "rtpaudio send: %s\n", s.err);
+	tp_conn_free(s.c);
+	if (s.fd != -1)
+		close(s.fd);
+	if (s.rtcp_fd != -1)
+		close(s.rtcp_fd);
+	for (i = 0; i < s.nfiles; i++)
+		mp3_file_free(s.files[i]);
+	free(s.files);
+	free(s.fr);
+	free(s.fr_samples);
+	free(s.fr_rate);
+	free(s.q);
+	if (s.loop != NULL)
+		ev_free(s.loop);
+	return s.rc;
+}

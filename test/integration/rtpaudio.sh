@@ -1,0 +1,121 @@
+#!/bin/bash
+# rtpaudio.sh: rtpaudio send -> play on the loopback over udp, tcp (RFC 4571) and usrsctp
+# (sctp, prsctp): the played PCM equals mpg123's decode of the file sample for sample (offset
+# 0, same length); a lossy run conceals and says "not satisfactory". "--kernel" runs the
+# kernel SCTP variants (inside the VM when the host lacks SCTP, see rtpaudio-kernel.sh).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
+mode=${1:-host}
+delay=${RTPAUDIO_DELAY:-200}
+
+if [ ! -x "$R" ]; then
+	ok 1 "$R not built (needs libmpg123-dev)"
+	done_testing
+	exit
+fi
+for t in sox lame mpg123; do
+	if ! command -v $t >/dev/null; then
+		ok 1 "$t installed (scripts/setup.sh)"
+		done_testing
+		exit
+	fi
+done
+tmp=$(mktemp -d /tmp/rtpaudio.XXXXXX)
+chmod 755 "$tmp"
+pids=
+cleanup() {
+	local p
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# A synthesized chirp, 3 s stereo 44.1 kHz, 192 kbit/s (never a recording).
+sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
+lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
+# The reference: every audio frame decoded, no gapless trimming (the player does not trim).
+mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
+port=$((21000 + (RANDOM % 1000) * 8))
+
+# stream NAME TRANSPORT-ARGS [SEND-ARGS]: play in the background, send, wait for the player
+stream() {
+	local name=$1 targs=$2 sargs=$3 pargs=
+	port=$((port + 2))
+	case "$targs" in *usrsctp*)
+		# encapsulation ports of our own: other suites' usrsctp stacks use the defaults
+		local u=$((30000 + (RANDOM % 4000) * 2))
+		pargs="--udp-port $u --udp-remote-port $((u + 1))"
+		sargs="$sargs --udp-port $((u + 1)) --udp-remote-port $u"
+	esac
+	"$R" play $targs $pargs -d "$delay" --idle 2000 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+		>"$tmp/$name.json" 2>"$tmp/$name.err" &
+	local pp=$!
+	pids="$pids $pp"
+	sleep 0.5
+	"$R" send $targs $sargs "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
+	ok $? "$name: send exits 0"
+	local i
+	for i in $(seq 1 100); do kill -0 $pp 2>/dev/null || break; sleep 0.1; done
+	wait $pp
+	ok $? "$name: play ends by itself at the end of the stream and exits 0"
+	cat "$tmp/$name.err" "$tmp/$name.serr" | sed 's/^/# /'
+}
+
+exact() {
+	local name=$1 cmp
+	cmp=$("$R" compare --exact "$tmp/ref.wav" "$tmp/$name.wav" 2>&1)
+	ok $? "$name: PCM identical to mpg123's decode ($cmp)"
+	grep -q '"frames_played":116,"frames_concealed":0' "$tmp/$name.json" &&
+		grep -q '"packets_lost":0,"packets_late":0,"packets_duplicate":0' "$tmp/$name.json" &&
+		grep -q '"satisfactory":true' "$tmp/$name.json"
+	ok $? "$name: statistics: 116 frames played, none lost, satisfactory: $(cat "$tmp/$name.json")"
+}
+
+if [ "$mode" = --kernel ]; then
+	stream ksctp "-t sctp"
+	exact ksctp
+	stream kprsctp "-t prsctp" "--lifetime 500"
+	exact kprsctp
+	done_testing
+	exit
+fi
+
+stream udp "-t udp" "--sdp $tmp/udp.sdp"
+exact udp
+grep -q '^a=rtpmap:14 MPA/90000' "$tmp/udp.sdp" && grep -q "^m=audio $port RTP/AVP 14" "$tmp/udp.sdp"
+ok $? "send --sdp writes an SDP description"
+stream tcp "-t tcp"
+exact tcp
+stream usctp "-t sctp -s usrsctp"
+exact usctp
+stream uprsctp "-t prsctp -s usrsctp" "--lifetime 300"
+exact uprsctp
+# Small MTU: frames (626/627 bytes) in fragments of at most 300-byte packets.
+stream frag "-t udp" "--mtu 300"
+exact frag
+
+# Every 10th packet never sent: lost, concealed (plus frames whose bit reservoir went with
+# the loss), the length kept, the verdict negative.
+stream lossy "-t udp" "--drop-every 10"
+j=$(cat "$tmp/lossy.json")
+echo "$j" | grep -q '"packets_lost":5,' && echo "$j" | grep -q '"satisfactory":false'
+ok $? "lossy: 5 of 58 packets lost, not satisfactory: $j"
+fp=$(echo "$j" | sed 's/.*"frames_played":\([0-9]*\).*/\1/')
+fc=$(echo "$j" | sed 's/.*"frames_concealed":\([0-9]*\).*/\1/')
+[ $((fp + fc)) -eq 116 ] && [ "$fc" -ge 10 ]
+ok $? "lossy: played $fp + concealed $fc = 116 frames"
+cmp=$("$R" compare --min-corr 0.8 --count-tolerance 0 "$tmp/ref.wav" "$tmp/lossy.wav")
+ok $? "lossy: output still aligned and close ($cmp)"
+
+"$R" --help | grep -q 'rtpaudio play' && "$R" send --help | grep -q -- '--lifetime' &&
+	"$R" play --help | grep -q -- '--playout-delay'
+ok $? "--help documents the subcommands and options"
+"$R" send -t bogus "$tmp/a.mp3" 127.0.0.1:1 2>/dev/null
+[ $? -eq 1 ]
+ok $? "an unknown transport is refused"
+"$R" send "$tmp/src.wav.nope" 127.0.0.1:1 2>/dev/null
+[ $? -eq 1 ]
+ok $? "a missing file is refused"
+done_testing

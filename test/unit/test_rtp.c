@@ -1,0 +1,402 @@
+/* test_rtp.c: RTP/RTCP headers, the RFC 2250 packetizer and depacketizer, the jitter buffer,
+ * and random or mutated packets into every parser (run under ASan in CI). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rtpaudio.h"
+
+/* NFR MPEG-1 layer II frames (no side information to fake), 128 kbit/s 44.1 kHz: 417 or
+ * 418 bytes, each filled with its index so the receiver can tell them apart. */
+#define NFR 40
+static uint8_t frames[NFR][MP3_MAX_FRAME];
+static struct fmt_frame fr[NFR];
+
+static void
+make_frames(int bri)
+{
+	struct mp3_frame f;
+	int i;
+
+	for (i = 0; i < NFR; i++) {
+		uint8_t *p = frames[i];
+		memset(p, i + 1, MP3_MAX_FRAME);
+		p[0] = 0xff;
+		p[1] = 0xfd; /* MPEG-1 layer II, no CRC */
+		p[2] = (uint8_t)(bri << 4 | (i % 3 == 0) << 1);
+		p[3] = 0x00;
+		fr[i].p = p;
+		fr[i].len = (size_t)mp3_header_parse(p, 4, &f);
+		fr[i].ts = (uint32_t)((uint64_t)i * 1152 * 90000 / 44100);
+	}
+}
+
+struct sink {
+	int n;
+	int idx[4 * NFR];
+	uint32_t ts[4 * NFR];
+};
+
+static void
+sink_cb(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
+{
+	struct sink *s = arg;
+	int i = frame[4] - 1;
+
+	assert_true(i >= 0 && i < NFR);
+	assert_int_equal(len, fr[i].len);
+	assert_memory_equal(frame, fr[i].p, len);
+	s->idx[s->n] = i;
+	s->ts[s->n++] = ts;
+}
+
+static void
+test_rtp_header(void **state)
+{
+	struct rtp_hdr h = { 1, 14, 65535, 0xdeadbeef, 0x01020304, NULL, 0 }, g;
+	uint8_t p[64];
+
+	(void)state;
+	memset(p, 0xaa, sizeof(p));
+	assert_int_equal(rtp_pack(p, &h), 12);
+	assert_int_equal(rtp_parse(p, 20, &g), 12);
+	assert_int_equal(g.marker, 1);
+	assert_int_equal(g.pt, 14);
+	assert_int_equal(g.seq, 65535);
+	assert_int_equal(g.ts, 0xdeadbeef);
+	assert_int_equal(g.ssrc, 0x01020304);
+	assert_int_equal(g.plen, 8);
+	assert_ptr_equal(g.payload, p + 12);
+	/* two CSRCs and a one-word extension */
+	p[0] = 0x92;
+	p[20 + 2] = 0;
+	p[20 + 3] = 1;
+	assert_int_equal(rtp_parse(p, 40, &g), 12 + 8 + 4 + 4);
+	assert_int_equal(g.plen, 40 - 28);
+	assert_int_equal(rtp_parse(p, 27, &g), -1);
+	/* padding: the last byte counts it */
+	p[0] = 0xa0;
+	p[19] = 3;
+	assert_int_equal(rtp_parse(p, 20, &g), 12);
+	assert_int_equal(g.plen, 5);
+	p[19] = 9;
+	assert_int_equal(rtp_parse(p, 20, &g), -1);
+	p[19] = 0;
+	assert_int_equal(rtp_parse(p, 20, &g), -1);
+	p[0] = 0x40; /* version 1 */
+	assert_int_equal(rtp_parse(p, 20, &g), -1);
+	assert_int_equal(rtp_parse(p, 11, &g), -1);
+	p[0] = 0x80;
+	p[1] = 0xc8; /* an RTCP SR on the RTP port */
+	assert_int_equal(rtp_parse(p, 20, &g), -1);
+	assert_int_equal(rtp_seq_diff(2, 65534), 4);
+	assert_int_equal(rtp_seq_diff(65534, 2), -4);
+	assert_int_equal(rtp_ts_diff(5, 0xfffffffb), 10);
+}
+
+static void
+test_rtcp(void **state)
+{
+	uint8_t p[256];
+	struct rtcp_info ri;
+	size_t n;
+
+	(void)state;
+	n = rtcp_sr_pack(p, sizeof(p), 0x11223344, 0x0102030405060708ull, 777, 10, 1000, 0);
+	assert_true(n > 28 && n % 4 == 0);
+	assert_int_equal(rtcp_parse(p, n, &ri), (int)n);
+	assert_true(ri.sr && !ri.bye);
+	assert_int_equal(ri.ssrc, 0x11223344);
+	assert_true(ri.ntp == 0x0102030405060708ull);
+	assert_int_equal(ri.rtp_ts, 777);
+	assert_int_equal(ri.packets, 10);
+	assert_int_equal(ri.octets, 1000);
+	n = rtcp_sr_pack(p, sizeof(p), 5, 0, 0, 0, 0, 1);
+	assert_int_equal(rtcp_parse(p, n, &ri), (int)n);
+	assert_true(ri.bye);
+	assert_int_equal(rtcp_parse(p, n - 1, &ri), -1);
+	assert_int_equal(rtcp_sr_pack(p, 20, 5, 0, 0, 0, 0, 1), 0);
+	n = rtcp_rr_pack(p, sizeof(p), 1, 2, 25, -3, 70000, 12);
+	assert_int_equal(rtcp_parse(p, n, &ri), (int)n);
+	assert_true(ri.rr);
+	assert_int_equal(ri.fraction_lost, 25);
+	assert_int_equal(ri.cum_lost, -3);
+	assert_int_equal(ri.ext_seq, 70000);
+	assert_int_equal(ri.jitter, 12);
+	assert_int_equal(rtcp_parse(p, 3, &ri), -1);
+}
+
+/* Packetize all frames with payload space `space`, depacketize in order dropping packet
+ * `drop` (-1: none); returns packets made. */
+static int
+roundtrip(size_t space, int drop, struct sink *s, int *perpkt)
+{
+	static uint8_t pkts[8 * NFR][MP3_MAX_FRAME + 8];
+	size_t len[8 * NFR], off = 0, used, k = 0;
+	uint32_t ts[8 * NFR];
+	struct fmt_2250_depack d;
+	int np = 0, i;
+
+	while (k < NFR) {
+		ts[np] = fr[k].ts;
+		len[np] = fmt_2250_pack(&fr[k], NFR - k, &off, pkts[np], space, &used);
+		assert_true(len[np] > FMT_2250_HDR && len[np] <= space);
+		if (perpkt != NULL)
+			perpkt[np] = (int)used;
+		k += used;
+		np++;
+		assert_true(np < 8 * NFR);
+	}
+	fmt_2250_depack_init(&d);
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < np; i++)
+		if (i != drop)
+			assert_true(fmt_2250_depack(&d, pkts[i], len[i], (uint16_t)(60000 + i), ts[i],
+			    sink_cb, s) >= 0);
+	return np;
+}
+
+static void
+test_2250_whole(void **state)
+{
+	struct sink s;
+	int per[8 * NFR], np, i;
+
+	(void)state;
+	make_frames(8);
+	/* default MTU: three 417/418-byte frames fit in 1400 - 12 - 4 */
+	np = roundtrip(1400 - RTP_HDR, -1, &s, per);
+	assert_int_equal(s.n, NFR);
+	assert_int_equal(per[0], 3);
+	assert_int_equal(np, (NFR + 2) / 3);
+	for (i = 0; i < NFR; i++) {
+		assert_int_equal(s.idx[i], i);
+		/* frames after the first get the packet's timestamp + their durations, within one
+		 * tick of the sender's exact clock */
+		assert_true(abs(rtp_ts_diff(s.ts[i], fr[i].ts)) <= 1);
+	}
+	/* one frame per packet exactly when only one fits */
+	np = roundtrip(FMT_2250_HDR + 418, -1, &s, per);
+	assert_int_equal(np, NFR);
+	assert_int_equal(s.n, NFR);
+	/* a lost packet takes its whole frames with it, nothing else */
+	roundtrip(1400 - RTP_HDR, 2, &s, NULL);
+	assert_int_equal(s.n, NFR - 3);
+	assert_int_equal(s.idx[6], 9);
+}
+
+static void
+test_2250_fragments(void **state)
+{
+	struct fmt_2250_depack d;
+	struct sink s;
+	uint8_t pkt[600];
+	size_t off = 0, used, len;
+	int np, i;
+
+	(void)state;
+	make_frames(14); /* 384 kbit/s: 1044/1045-byte frames */
+	np = roundtrip(300, -1, &s, NULL);
+	assert_int_equal(s.n, NFR);
+	assert_true(np >= 4 * NFR - 4);
+	for (i = 0; i < NFR; i++)
+		assert_int_equal(s.idx[i], i);
+	/* a lost middle piece drops that frame only; the next frame comes through */
+	roundtrip(300, 5, &s, NULL);
+	assert_int_equal(s.n, NFR - 1);
+	assert_int_equal(s.idx[0], 0);
+	assert_int_equal(s.idx[1], 2);
+	/* lost first piece: the continuations are dropped */
+	roundtrip(300, 4, &s, NULL);
+	assert_int_equal(s.n, NFR - 1);
+	assert_int_equal(s.idx[1], 2);
+	/* lost last piece, then a new frame starts: the partial one is dropped */
+	roundtrip(300, 3, &s, NULL);
+	assert_int_equal(s.n, NFR - 1);
+	assert_int_equal(s.idx[0], 1);
+	/* offsets in the payload header */
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	assert_int_equal(len, 300);
+	assert_int_equal(used, 0);
+	assert_int_equal(off, 296);
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	assert_int_equal(pkt[2] << 8 | pkt[3], 296);
+	/* a continuation with the wrong timestamp or offset is not glued on */
+	fmt_2250_depack_init(&d);
+	memset(&s, 0, sizeof(s));
+	off = 0;
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	assert_int_equal(fmt_2250_depack(&d, pkt, len, 1, 100, sink_cb, &s), 0);
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	assert_int_equal(fmt_2250_depack(&d, pkt, len, 2, 101, sink_cb, &s), 0);
+	assert_int_equal(s.n, 0);
+	assert_true(d.fragments_dropped > 0);
+	assert_int_equal(fmt_2250_pack(&fr[0], NFR, &off, pkt, FMT_2250_HDR, &used), 0);
+}
+
+static void
+test_2250_malformed(void **state)
+{
+	struct fmt_2250_depack d;
+	struct sink s;
+	uint8_t p[2000];
+
+	(void)state;
+	make_frames(8);
+	fmt_2250_depack_init(&d);
+	memset(&s, 0, sizeof(s));
+	memset(p, 0, sizeof(p));
+	memcpy(p + 4, fr[0].p, fr[0].len);
+	memcpy(p + 4 + fr[0].len, fr[1].p, fr[1].len);
+	assert_int_equal(fmt_2250_depack(&d, p, 4 + fr[0].len + fr[1].len, 0, 0, sink_cb, &s), 2);
+	p[0] = 1; /* MBZ set */
+	assert_int_equal(fmt_2250_depack(&d, p, 4 + fr[0].len, 1, 0, sink_cb, &s), -1);
+	p[0] = 0;
+	/* trailing garbage after a whole frame: nothing of the packet is delivered */
+	assert_int_equal(fmt_2250_depack(&d, p, 4 + fr[0].len + 10, 2, 0, sink_cb, &s), -1);
+	assert_int_equal(fmt_2250_depack(&d, p, 3, 3, 0, sink_cb, &s), -1);
+	p[4] = 0x12; /* not a frame */
+	assert_int_equal(fmt_2250_depack(&d, p, 4 + fr[0].len, 4, 0, sink_cb, &s), -1);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(d.malformed, 4);
+}
+
+static void
+test_jitter(void **state)
+{
+	struct jitter *j = jitter_new(100);
+	const struct jitter_pkt *k;
+	uint64_t next;
+	uint8_t b[4] = { 1, 2, 3, 4 };
+	uint16_t order[] = { 65534, 0, 65535, 1, 3 }; /* 2 never comes; wraps */
+	int i;
+
+	(void)state;
+	assert_non_null(j);
+	/* packets 20 ms apart in media time, arriving out of order at t = 1 s */
+	for (i = 0; i < 5; i++) {
+		uint16_t s = order[i];
+		uint32_t ts = (uint32_t)(rtp_seq_diff(s, 65534) * 1800);
+		assert_int_equal(jitter_put(j, s, ts, b, 4, 1000000), 0);
+	}
+	assert_int_equal(jitter_put(j, 0, 1800 * 2, b, 4, 1000000), 1); /* duplicate */
+	assert_int_equal(j->duplicates, 1);
+	/* 65534 arrived second (ts 0 is before the first one's 2*1800): still played first */
+	assert_null(jitter_get(j, 1000000, 0, &next));
+	assert_true(next > 1000000 && next <= 1100000);
+	k = jitter_get(j, 1100000, 0, &next);
+	assert_non_null(k);
+	assert_int_equal(k->seq, 65534);
+	jitter_release(j);
+	k = jitter_get(j, 2000000, 0, &next);
+	assert_int_equal(k->seq, 65535);
+	jitter_release(j);
+	k = jitter_get(j, 2000000, 0, &next);
+	assert_int_equal(k->seq, 0);
+	jitter_release(j);
+	k = jitter_get(j, 2000000, 0, &next);
+	assert_int_equal(k->seq, 1);
+	jitter_release(j);
+	k = jitter_get(j, 2000000, 0, &next); /* 2 is skipped as lost */
+	assert_int_equal(k->seq, 3);
+	assert_int_equal(j->lost, 1);
+	jitter_release(j);
+	assert_null(jitter_get(j, 2000000, 1, &next));
+	assert_int_equal(next, 0);
+	/* 2 turns up after its turn: late; 1 again: duplicate */
+	assert_int_equal(jitter_put(j, 2, 4 * 1800, b, 4, 2000000), 1);
+	assert_int_equal(j->late, 1);
+	assert_int_equal(jitter_put(j, 1, 3 * 1800, b, 4, 2000000), 1);
+	assert_int_equal(j->duplicates, 2);
+	assert_int_equal(j->received, 5);
+	/* far outside the window, and too big */
+	assert_int_equal(jitter_put(j, 3000, 0, b, 4, 2000000), 1);
+	assert_int_equal(jitter_put(j, 5, 0, b, JITTER_PKT + 1, 2000000), 1);
+	/* flush releases what is not due yet */
+	assert_int_equal(jitter_put(j, 4, 5 * 1800, b, 4, 2000000), 0);
+	assert_null(jitter_get(j, 1100000, 0, &next));
+	k = jitter_get(j, 1100000, 1, &next);
+	assert_int_equal(k->seq, 4);
+	jitter_release(j);
+	jitter_free(j);
+	jitter_free(NULL);
+}
+
+static void
+fuzz_cb(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
+{
+	struct mp3_frame f;
+
+	(void)ts;
+	*(int *)arg += 1;
+	assert_true(len >= 4 && len <= MP3_MAX_FRAME);
+	assert_int_equal(mp3_frame_parse(frame, len, &f), (int)len);
+}
+
+/* Random bytes and mutations of good packets: every parser returns, nothing overruns. */
+static void
+test_fuzz(void **state)
+{
+	static uint8_t good[2][1500];
+	size_t glen[2], off = 0, used;
+	struct fmt_2250_depack d;
+	struct jitter *j = jitter_new(0);
+	struct rtp_hdr h;
+	struct rtcp_info ri;
+	uint64_t next;
+	int i, k, nf = 0;
+
+	(void)state;
+	make_frames(8);
+	glen[0] = fmt_2250_pack(fr, NFR, &off, good[0], 1400, &used);
+	make_frames(14);
+	off = 0;
+	glen[1] = fmt_2250_pack(fr, NFR, &off, good[1], 500, &used);
+	fmt_2250_depack_init(&d);
+	srand(7);
+	for (i = 0; i < 50000; i++) {
+		int g = i & 1;
+		size_t n = i % 3 == 0 ? (size_t)(rand() % 1500) : glen[g];
+		uint8_t *p = malloc(n ? n : 1);
+		if (i % 3 == 0) {
+			for (k = 0; k < (int)n; k++)
+				p[k] = (uint8_t)rand();
+		} else {
+			memcpy(p, good[g], n);
+			for (k = rand() % 8; k >= 0 && n > 0; k--)
+				p[rand() % n] ^= (uint8_t)(1u << (rand() % 8));
+			if (rand() % 4 == 0)
+				n = (size_t)rand() % (n + 1);
+		}
+		fmt_2250_depack(&d, p, n, (uint16_t)rand(), (uint32_t)rand(), fuzz_cb, &nf);
+		rtp_parse(p, n, &h);
+		rtcp_parse(p, n, &ri);
+		jitter_put(j, (uint16_t)(rand() % 2048), (uint32_t)rand(), p, n, (uint64_t)i);
+		if (i % 16 == 0)
+			while (jitter_get(j, (uint64_t)i + 1000000000u, i % 64 == 0, &next) != NULL)
+				jitter_release(j);
+		free(p);
+	}
+	assert_true(nf > 0);
+	jitter_free(j);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rtp_header),
+		cmocka_unit_test(test_rtcp),
+		cmocka_unit_test(test_2250_whole),
+		cmocka_unit_test(test_2250_fragments),
+		cmocka_unit_test(test_2250_malformed),
+		cmocka_unit_test(test_jitter),
+		cmocka_unit_test(test_fuzz),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
