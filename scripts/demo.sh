@@ -4,8 +4,10 @@ set -eu
 cd "$(dirname "$0")/.."
 echo "== msgperf on this host's loopback: $(uname -r) =="
 ./msgperf -q "$@"
-if test/vm/have-sctp; then
-	exit 0
+if test/vm/have-sctp && test/vm/have-sctp --netem; then
+	echo
+	echo "== the applications over kernel SCTP, two hosts (namespaces) on an emulated link =="
+	exec scripts/demo-apps-vm.sh
 fi
 echo
 echo "== kernel SCTP: this kernel has none, so in a VM (Debian's kernel under qemu, TCG) =="
@@ -13,3 +15,6 @@ echo "   (emulated CPU: compare rows with each other, not with the table above)"
 # One vCPU: under TCG a wake-up across two emulated CPUs costs milliseconds, which would
 # swamp the latencies.
 test/vm/run --smp 1 scripts/demo-vm.sh -t tcp,tcpm,unix,unixm,sctp,sctp1m "$@"
+echo
+echo "== the applications over kernel SCTP, two hosts (namespaces) on an emulated link (VM) =="
+test/vm/run --smp 1 scripts/demo-apps-vm.sh
