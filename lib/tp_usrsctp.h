@@ -1,0 +1,19 @@
+/* tp_usrsctp.h: what the usrsctp type shares with its stack and thread bridge (usrsctp.h side). */
+#ifndef SCTPAPPS_TP_USRSCTP_H
+#define SCTPAPPS_TP_USRSCTP_H
+
+#include <stdint.h>
+
+#include <usrsctp.h>
+
+#include "tp.h"
+
+#define TP_USRSCTP_PORT 9899 /* default local and remote UDP encapsulation port */
+
+/* tp_usrsctp_stack.c */
+int tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen);
+int tp_usrsctp_wake_new(struct socket *so, int *efd, uintptr_t *id, char *err, size_t errlen);
+void tp_usrsctp_wake_free(struct socket *so, int efd, uintptr_t id);
+void tp_usrsctp_drain(uintptr_t id, int efd);
+
+#endif
