@@ -89,26 +89,24 @@ mp3_getbits(struct mp3_bits *b, int n)
 	return v;
 }
 
-/* Header and, for layer III, side information: needs the whole frame. Returns the frame
- * length, -2 when len is shorter than the frame, -1 when it is not a frame. */
+/* Layer III side information after a parsed header at p (a frame or an RFC 5219 ADU, which
+ * has no main data of its own length): fills side_len, main_data_begin, main_data_len.
+ * Returns header + CRC + side information bytes, -2 when len is shorter, -1 not layer III. */
 int
-mp3_frame_parse(const uint8_t *p, size_t len, struct mp3_frame *f)
+mp3_side_parse(const uint8_t *p, size_t len, struct mp3_frame *f)
 {
 	struct mp3_bits b;
-	int n, gr, ch, ngr, bits = 0;
+	int gr, ch, ngr, bits = 0, hs;
 
-	if ((n = mp3_header_parse(p, len, f)) < 0)
-		return n;
-	if ((size_t)n > len)
-		return -2;
 	if (f->layer != 3)
-		return n;
+		return -1;
 	if (f->version == MP3_V1)
 		f->side_len = f->channels == 1 ? 17 : 32;
 	else
 		f->side_len = f->channels == 1 ? 9 : 17;
-	if (4 + 2 * f->crc + f->side_len > n)
-		return -1;
+	hs = 4 + 2 * f->crc + f->side_len;
+	if ((size_t)hs > len)
+		return -2;
 	b.p = p + 4 + 2 * f->crc;
 	b.pos = 0;
 	if (f->version == MP3_V1) {
@@ -128,7 +126,25 @@ mp3_frame_parse(const uint8_t *p, size_t len, struct mp3_frame *f)
 			mp3_getbits(&b, f->version == MP3_V1 ? 47 : 51);
 		}
 	f->main_data_len = (bits + 7) / 8;
-	f->main_data_here = n - 4 - 2 * f->crc - f->side_len;
+	return hs;
+}
+
+/* Header and, for layer III, side information: needs the whole frame. Returns the frame
+ * length, -2 when len is shorter than the frame, -1 when it is not a frame. */
+int
+mp3_frame_parse(const uint8_t *p, size_t len, struct mp3_frame *f)
+{
+	int n, hs;
+
+	if ((n = mp3_header_parse(p, len, f)) < 0)
+		return n;
+	if ((size_t)n > len)
+		return -2;
+	if (f->layer != 3)
+		return n;
+	if ((hs = mp3_side_parse(p, (size_t)n, f)) < 0)
+		return -1;
+	f->main_data_here = n - hs;
 	return n;
 }
 

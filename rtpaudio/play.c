@@ -37,6 +37,11 @@ struct play {
 	/* pipeline */
 	struct jitter *jb;
 	struct fmt_2250_depack dp;
+	int format, pt;            /* 2250 or 3119 and its payload type */
+	struct fmt_3119_depack *dp3;
+	struct fmt_3119_deframe *df;
+	struct fmt_3119_deint *di;
+	struct fmt_fec_rx *fx;
 	mpg123_handle *mh;
 	struct wav out;
 	/* frames in media order: frame index n counted from the first frame received */
@@ -61,9 +66,12 @@ play_usage(FILE *fp)
 {
 	fprintf(fp,
 "usage: rtpaudio play [OPTIONS] LISTEN\n"
-"  Receives RFC 2250 MP3 over RTP on LISTEN (HOST:PORT; a multicast group joins it),\n"
+"  Receives MP3 over RTP (RFC 2250, RFC 5219) or poc-fec on LISTEN (HOST:PORT; a\n"
+"  multicast group joins it),\n"
 "  plays it out through a jitter buffer into a WAV file and reports what was lost.\n"
 "  -t, --transport T      udp (default), sctp, prsctp, tcp (RFC 4571)\n"
+"  -f, --format F         2250 (default, PT 14), 3119 (RFC 5219 mpa-robust, PT 96) or\n"
+"                         fec (poc-fec: Reed-Solomon groups of ADUs on plain UDP)\n"
 "  -s, --stack S          kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -o, --output FILE      decoded PCM as WAV (default: none; - for standard output)\n"
 "      --raw              raw 16-bit PCM instead of WAV\n"
@@ -146,7 +154,8 @@ play_conceal(struct play *p, int64_t count)
 
 /* Decodes one frame into exactly one frame of PCM, or conceals it. */
 static void
-play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_frame *f)
+play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_frame *f,
+    int dummy)
 {
 	unsigned char *audio;
 	size_t bytes = 0, got = 0;
@@ -182,6 +191,12 @@ play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_f
 		p->decoder_resets++;
 		play_decoder_open(p);
 	}
+	if (dummy) {
+		/* 3119: an empty frame for a lost ADU keeps the reservoir in step; what it
+		 * decodes to is not audio */
+		play_conceal(p, 1);
+		return;
+	}
 	if (!usable || err || got != (size_t)f->samples * (size_t)f->channels) {
 		p->frames_undecodable++;
 		play_conceal(p, 1);
@@ -197,9 +212,8 @@ play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_f
 /* A frame from the depacketizer, in sequence order: place it on the media timeline by its
  * timestamp, conceal what is missing before it. */
 static void
-play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
+play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
 {
-	struct play *p = arg;
 	struct mp3_frame f;
 	int64_t n, dt, unit;
 
@@ -239,8 +253,51 @@ play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
 		play_conceal(p, n - p->next_n);
 		play_decoder_open(p);
 	}
-	play_decode(p, frame, len, &f);
+	play_decode(p, frame, len, &f, dummy);
 	p->next_n = n + 1;
+}
+
+static void
+play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
+{
+	play_frame_x(arg, frame, len, ts, 0);
+}
+
+/* 3119: frames rebuilt from ADUs, dummies for the lost ones */
+static void
+play_frame3119(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
+{
+	play_frame_x(arg, frame, len, ts, dummy);
+}
+
+static void
+play_adu(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct play *p = arg;
+
+	if (fmt_3119_interleaved(adu, len)) {
+		fmt_3119_deint_put(p->di, adu, len, ts, p->dp3->index == 0);
+		return;
+	}
+	fmt_3119_deint_flush(p->di);
+	fmt_3119_deframe_put(p->df, adu, len, ts);
+}
+
+/* poc-fec: the ADUs of a group, recovered or received, in order */
+static void
+play_adu_fec(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct play *p = arg;
+
+	fmt_3119_deframe_put(p->df, adu, len, ts);
+}
+
+static void
+play_deint(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct play *p = arg;
+
+	fmt_3119_deframe_put(p->df, adu, len, ts);
 }
 
 static void play_schedule(struct play *p);
@@ -260,7 +317,10 @@ play_schedule(struct play *p)
 	uint64_t now = ev_clock_us(), next;
 
 	while ((k = jitter_get(p->jb, now, p->eos, &next)) != NULL) {
-		fmt_2250_depack(&p->dp, k->data, k->len, k->seq, k->ts, play_frame, p);
+		if (p->format == 3119)
+			fmt_3119_depack(p->dp3, k->data, k->len, k->seq, k->ts, play_adu, p);
+		else
+			fmt_2250_depack(&p->dp, k->data, k->len, k->seq, k->ts, play_frame, p);
 		jitter_release(p->jb);
 	}
 	ev_timer_stop(p->loop, &p->play_t);
@@ -275,6 +335,12 @@ play_end(struct play *p)
 		return;
 	p->eos = 1;
 	play_schedule(p);
+	if (p->fx != NULL)
+		fmt_fec_rx_flush(p->fx);
+	if (p->df != NULL) {
+		fmt_3119_deint_flush(p->di);
+		fmt_3119_deframe_flush(p->df);
+	}
 	ev_stop(p->loop);
 }
 
@@ -303,7 +369,21 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 {
 	struct rtp_hdr h;
 
-	if (rtp_parse(buf, len, &h) < 0 || h.pt != RTP_PT_MPA) {
+	if (p->format == FMT_FEC) {
+		/* no RTP: a group is decoded when the next one begins */
+		if (!p->locked) {
+			p->locked = 1;
+			if (p->idle_ms > 0 && p->fd != -1)
+				ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
+		}
+		p->last_rx_us = ev_clock_us();
+		if (fmt_fec_rx_put(p->fx, buf, len) == 0)
+			p->rx_packets++;
+		else
+			p->bad_packets++;
+		return;
+	}
+	if (rtp_parse(buf, len, &h) < 0 || h.pt != p->pt) {
 		p->bad_packets++;
 		return;
 	}
@@ -347,7 +427,8 @@ play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg)
 	(void)loop;
 	(void)events;
 	while (!p->eos && (n = recv(fd, buf, sizeof(buf), 0)) >= 0)
-		if (rtcp_parse(buf, (size_t)n, &ri) > 0 && ri.bye && p->locked && ri.ssrc == p->ssrc)
+		if (rtcp_parse(buf, (size_t)n, &ri) > 0 && ri.bye && p->locked &&
+		    (ri.ssrc == p->ssrc || p->format == FMT_FEC))
 			play_end(p);
 }
 
@@ -407,31 +488,63 @@ play_report(struct play *p)
 	double gap = p->longest_run * fdur;
 	int ok = frames > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
 	struct jitter *j = p->jb;
+	uint64_t bad = p->bad_packets + p->dp.malformed, dummies = 0, poc = 0, late = 0;
+
+	if (p->format != 2250) {
+		bad += p->dp3->malformed;
+		dummies = p->df->dummies;
+		poc = p->dp3->poc_offbyone;
+		late = p->di->late;
+	}
 
 	if (p->json) {
 		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
 		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"
 		    "\"frames_concealed\":%llu,\"frames_undecodable\":%llu,"
 		    "\"fragments_dropped\":%llu,\"longest_gap_ms\":%.1f,"
-		    "\"residual_frame_loss_pct\":%.3f,\"duration_s\":%.3f,\"satisfactory\":%s}\n",
-		    (unsigned long long)j->received, (unsigned long long)j->lost,
+		    "\"residual_frame_loss_pct\":%.3f,\"duration_s\":%.3f,\"format\":\"%s\","
+		    "\"adu_dummies\":%llu,\"poc_descriptors\":%llu,\"deinterleave_late\":%llu,"
+		    "\"fec_groups\":%llu,\"fec_recovered\":%llu,\"fec_unrecoverable\":%llu,"
+		    "\"satisfactory\":%s}\n",
+		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
+		    (unsigned long long)j->lost,
 		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
-		    (unsigned long long)(p->bad_packets + p->dp.malformed),
+		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable,
-		    (unsigned long long)p->dp.fragments_dropped, gap, loss,
-		    (double)frames * fdur / 1000.0, ok ? "true" : "false");
+		    (unsigned long long)(p->dp.fragments_dropped +
+		    (p->dp3 != NULL ? p->dp3->fragments_dropped : 0)), gap, loss,
+		    (double)frames * fdur / 1000.0,
+		    p->format == FMT_FEC ? "fec" : p->format == 3119 ? "3119" : "2250",
+		    (unsigned long long)dummies,
+		    (unsigned long long)poc, (unsigned long long)late,
+		    (unsigned long long)(p->fx ? p->fx->groups : 0),
+		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
+		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0), ok ? "true" : "false");
 	} else {
+		char extra[160] = "";
+		if (p->fx != NULL)
+			snprintf(extra, sizeof(extra), "fec: %llu groups, %llu ADUs recovered by FEC, "
+			    "%llu groups unrecoverable, %llu dummy frames\n",
+			    (unsigned long long)p->fx->groups, (unsigned long long)p->fx->recovered,
+			    (unsigned long long)p->fx->unrecoverable, (unsigned long long)dummies);
+		else if (p->format == 3119)
+			snprintf(extra, sizeof(extra), "3119: %llu dummy frames for lost ADUs, "
+			    "%llu poc-3119 descriptors, %llu ADUs too late to deinterleave\n",
+			    (unsigned long long)dummies, (unsigned long long)poc,
+			    (unsigned long long)late);
 		printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
 		    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
 		    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
+		    "%s"
 		    "verdict: %s\n",
-		    (unsigned long long)j->received, (unsigned long long)j->lost,
+		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
+		    (unsigned long long)j->lost,
 		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
-		    (unsigned long long)(p->bad_packets + p->dp.malformed),
+		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable, gap, loss,
-		    (double)frames * fdur / 1000.0, ok ? "satisfactory" : "not satisfactory");
+		    (double)frames * fdur / 1000.0, extra, ok ? "satisfactory" : "not satisfactory");
 	}
 	fflush(stdout);
 }
@@ -442,6 +555,7 @@ play_main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "transport", required_argument, NULL, 't' },
 		{ "stack", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "playout-delay", required_argument, NULL, 'd' },
@@ -462,13 +576,26 @@ play_main(int argc, char **argv)
 	p.rc = 0;
 	p.delay_ms = 200;
 	p.idle_ms = 3000;
+	p.format = 2250;
 	rtpaudio_net_init(&p.net, 0);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:s:o:d:D:jvh", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "t:s:f:o:d:D:jvh", lo, NULL)) != -1) {
 		switch (ch) {
 		case 't': p.net.transport = optarg; break;
 		case 's': p.net.stack = optarg; break;
 		case 'o': p.out_path = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "2250") == 0)
+				p.format = 2250;
+			else if (strcmp(optarg, "3119") == 0 || strcmp(optarg, "5219") == 0)
+				p.format = 3119;
+			else if (strcmp(optarg, "fec") == 0)
+				p.format = FMT_FEC;
+			else {
+				fprintf(stderr, "rtpaudio play: unknown format %s\n", optarg);
+				return 2;
+			}
+			break;
 		case 'r': p.raw = 1; break;
 		case 'd': p.delay_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 0, 60000); break;
 		case 'i': p.idle_ms = (uint32_t)rtpaudio_num(optarg, "idle", 0, 3600000); break;
@@ -492,6 +619,29 @@ play_main(int argc, char **argv)
 	if (rtpaudio_net_check(&p.net, p.err, sizeof(p.err)) == -1)
 		goto bad;
 	fmt_2250_depack_init(&p.dp);
+	p.pt = p.format == 3119 ? FMT_3119_PT : RTP_PT_MPA;
+	if (p.format != 2250) {
+		if ((p.dp3 = malloc(sizeof(*p.dp3))) == NULL ||
+		    (p.df = malloc(sizeof(*p.df))) == NULL ||
+		    (p.di = malloc(sizeof(*p.di))) == NULL) {
+			snprintf(p.err, sizeof(p.err), "out of memory");
+			goto bad;
+		}
+		fmt_3119_depack_init(p.dp3);
+		fmt_3119_deframe_init(p.df, play_frame3119, &p);
+		fmt_3119_deint_init(p.di, play_deint, &p);
+	}
+	if (p.format == FMT_FEC) {
+		if (strcmp(p.net.transport, "udp") != 0) {
+			snprintf(p.err, sizeof(p.err), "--format fec: udp only");
+			goto bad;
+		}
+		if ((p.fx = malloc(sizeof(*p.fx))) == NULL) {
+			snprintf(p.err, sizeof(p.err), "out of memory");
+			goto bad;
+		}
+		fmt_fec_rx_init(p.fx, play_adu_fec, &p);
+	}
 	if ((p.jb = jitter_new(p.delay_ms)) == NULL) {
 		snprintf(p.err, sizeof(p.err), "out of memory");
 		goto bad;
@@ -556,6 +706,12 @@ bad:
 	if (p.mh != NULL)
 		mpg123_delete(p.mh);
 	jitter_free(p.jb);
+	free(p.dp3);
+	free(p.df);
+	free(p.di);
+	if (p.fx != NULL)
+		fmt_fec_rx_free(p.fx);
+	free(p.fx);
 	if (p.loop != NULL)
 		ev_free(p.loop);
 	return p.rc;

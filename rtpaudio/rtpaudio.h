@@ -32,6 +32,7 @@ struct mp3_frame {
 
 int mp3_header_parse(const uint8_t *p, size_t len, struct mp3_frame *f);
 int mp3_frame_parse(const uint8_t *p, size_t len, struct mp3_frame *f);
+int mp3_side_parse(const uint8_t *p, size_t len, struct mp3_frame *f);
 long mp3_id3v2_len(const uint8_t *p, size_t len);
 int mp3_is_info(const uint8_t *p, size_t len, const struct mp3_frame *f);
 long mp3_sync(const uint8_t *p, size_t len, const struct mp3_frame *prev, struct mp3_frame *f,
@@ -119,6 +120,132 @@ struct fmt_2250_depack {
 void fmt_2250_depack_init(struct fmt_2250_depack *d);
 int fmt_2250_depack(struct fmt_2250_depack *d, const uint8_t *pl, size_t len, uint16_t seq,
     uint32_t ts, fmt_frame_cb *cb, void *arg);
+
+/* fmt_3119.c: RFC 5219 (RFC 3119) "mpa-robust": layer III frames as ADUs (header, side
+ * information and the frame's own main data), ADU descriptors, and frames rebuilt from ADUs. */
+#define FMT_3119_PT 96
+#define FMT_3119_MAXADU 4096  /* > header + side info + 511 + the largest frame's data */
+#define FMT_3119_PENDING 16   /* frames a rebuilt reservoir can span (255 or 511 bytes) */
+
+struct fmt_3119_enc {
+	uint8_t res[FMT_3119_MAXADU]; /* the main data stream's latest bytes */
+	size_t reslen;
+	uint64_t dummies;             /* frames whose reservoir was not there (stream start) */
+};
+void fmt_3119_enc_init(struct fmt_3119_enc *e);
+int fmt_3119_adu(struct fmt_3119_enc *e, const uint8_t *frame, size_t len, uint8_t *out,
+    size_t cap);
+int fmt_3119_adu_parse(const uint8_t *p, size_t len, struct mp3_frame *f);
+int fmt_3119_desc_parse(const uint8_t *p, size_t len, int *cont, size_t *size);
+size_t fmt_3119_pack(const struct fmt_frame *a, size_t n, size_t *off, uint8_t *out,
+    size_t space, size_t *nused);
+
+struct fmt_3119_depack {
+	uint8_t buf[FMT_3119_MAXADU];
+	size_t got, need;     /* reassembly of a fragmented ADU; need 0 = none */
+	uint32_t ts;
+	uint16_t next_seq;
+	uint64_t adus, fragments_dropped, malformed, poc_offbyone;
+	int index;            /* for the callback: the ADU's place in its packet */
+};
+void fmt_3119_depack_init(struct fmt_3119_depack *d);
+int fmt_3119_depack(struct fmt_3119_depack *d, const uint8_t *pl, size_t len, uint16_t seq,
+    uint32_t ts, fmt_frame_cb *cb, void *arg);
+
+/* Frames from ADUs: dummy (silent, empty) frames stand in for lost ADUs so the reservoir
+ * positions stay right; dummy says so to the callback. */
+typedef void fmt_3119_frame_cb(void *arg, const uint8_t *frame, size_t len, uint32_t ts,
+    int dummy);
+struct fmt_3119_pend {
+	uint8_t buf[MP3_MAX_FRAME];
+	size_t len, hs;
+	int64_t start;        /* the data area's place in the main data stream */
+	uint32_t ts;
+	int dummy;
+};
+struct fmt_3119_deframe {
+	struct fmt_3119_pend q[FMT_3119_PENDING];
+	size_t head, n;
+	int64_t next_start;   /* where the next frame's data area begins */
+	int64_t floor;        /* main data may not be placed before this */
+	int have_last;
+	uint8_t last_hdr[64]; /* header + side info of the latest ADU, for dummies */
+	size_t last_hs;
+	uint32_t last_ts;
+	fmt_3119_frame_cb *cb;
+	void *arg;
+	uint64_t frames, dummies, dropped;
+};
+void fmt_3119_deframe_init(struct fmt_3119_deframe *r, fmt_3119_frame_cb *cb, void *arg);
+int fmt_3119_deframe_put(struct fmt_3119_deframe *r, const uint8_t *adu, size_t len,
+    uint32_t ts);
+void fmt_3119_deframe_flush(struct fmt_3119_deframe *r);
+
+/* RFC 5219 section 7: interleaving. The first 11 header bits (the sync word) carry an 8-bit
+ * interleave index (the ADU's place in its cycle, in media order) and a 3-bit cycle count.
+ * The sender's order within a cycle: the odd indices, then the even ones. */
+#define FMT_3119_MAXCYCLE 256
+int fmt_3119_interleaved(const uint8_t *adu, size_t len);
+void fmt_3119_interleave(struct fmt_frame *a, size_t n, size_t cycle, uint8_t *adus_out,
+    uint32_t *ts);
+struct fmt_3119_deint {
+	uint8_t buf[FMT_3119_MAXCYCLE][FMT_3119_MAXADU];
+	size_t len[FMT_3119_MAXCYCLE];
+	int active, icc, maxii, have_base, have_end;
+	uint32_t base, end;   /* the cycle's first ADU's timestamp; the next cycle's */
+	fmt_frame_cb *cb;
+	void *arg;
+	uint64_t adus, late, duplicates;
+};
+void fmt_3119_deint_init(struct fmt_3119_deint *r, fmt_frame_cb *cb, void *arg);
+int fmt_3119_deint_put(struct fmt_3119_deint *r, const uint8_t *adu, size_t len, uint32_t ts,
+    int first);
+void fmt_3119_deint_flush(struct fmt_3119_deint *r);
+
+/* fec.c: systematic Vandermonde Reed-Solomon over GF(2^8), polynomial 0x11D (as Rizzo's
+ * fec.c): k source packets encode into n (the first k are the sources); any k decode. */
+#define FEC_MAXN 255
+struct fec {
+	int k, n;
+	uint8_t *enc;  /* n x k */
+};
+struct fec *fec_new(int k, int n);
+void fec_free(struct fec *c);
+void fec_encode(const struct fec *c, const uint8_t *const *src, uint8_t *dst, int index,
+    size_t sz);
+int fec_decode(const struct fec *c, const uint8_t *const *in, const int *idx, uint8_t **out,
+    size_t sz);
+
+/* fmt_fec.c: poc-fec (poc 0.4.2): a 14-byte header, then an ADU (packets 0..k-1) or parity;
+ * plain UDP, no RTP. */
+#define FMT_FEC 0xfec      /* the format's number in send and play */
+#define FMT_FEC_HDR 14
+#define FMT_FEC_MAGIC 0xfe
+#define FMT_FEC_MAXLEN 2048
+struct fmt_fec_hdr {
+	int gseq, pseq, k, n;
+	size_t fec_len, len;
+	uint32_t tstamp;  /* microseconds, the group's end */
+};
+int fmt_fec_hdr_parse(const uint8_t *p, size_t len, struct fmt_fec_hdr *h);
+size_t fmt_fec_hdr_pack(uint8_t *out, const struct fmt_fec_hdr *h);
+int fmt_fec_group(struct fec *code, const struct fmt_frame *a, int gseq, uint32_t end,
+    uint8_t (*out)[FMT_FEC_HDR + FMT_FEC_MAXLEN], size_t *olen);
+struct fmt_fec_rx {
+	struct fec *code;
+	int active, got;
+	struct fmt_fec_hdr g;
+	uint8_t buf[FEC_MAXN][FMT_FEC_MAXLEN];
+	size_t len[FEC_MAXN];
+	int have[FEC_MAXN];
+	fmt_frame_cb *cb;
+	void *arg;
+	uint64_t groups, recovered, unrecoverable, lost, malformed, duplicates;
+};
+void fmt_fec_rx_init(struct fmt_fec_rx *r, fmt_frame_cb *cb, void *arg);
+void fmt_fec_rx_free(struct fmt_fec_rx *r);
+int fmt_fec_rx_put(struct fmt_fec_rx *r, const uint8_t *p, size_t len);
+void fmt_fec_rx_flush(struct fmt_fec_rx *r);
 
 /* jitter.c: reorder by sequence number, release at arrival of the first + playout delay. */
 #define JITTER_SLOTS 1024

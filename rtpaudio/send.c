@@ -27,6 +27,15 @@ struct send {
 	size_t mtu;
 	uint32_t lifetime_ms, start_delay_ms, drop_every;
 	int verbose;
+	int format, pt;        /* 2250 or 3119; the RTP payload type */
+	uint8_t *adu;          /* 3119: every frame's ADU, fr[] points here */
+	size_t interleave;     /* 3119: ADUs a cycle (0: none) */
+	uint8_t *iadu;         /* the interleaved ADUs */
+	uint32_t *rel_ts;      /* interleaved: each ADU's timestamp from the first */
+	uint32_t ts0;
+	int fec_k, fec_n, gseq;  /* fec: the code, the group sequence number */
+	struct fec *code;
+	uint8_t (*fecbuf)[FMT_FEC_HDR + FMT_FEC_MAXLEN];
 	/* the media: every file's frames in order */
 	struct mp3_file **files;
 	int nfiles;
@@ -57,13 +66,19 @@ send_usage(FILE *fp)
 {
 	fprintf(fp,
 "usage: rtpaudio send [OPTIONS] FILE.mp3... DEST\n"
-"  Streams the files' MPEG audio frames in real time as RTP (RFC 2250, PT 14) to DEST\n"
+"  Streams the files' MPEG audio frames in real time as RTP (RFC 2250, PT 14, or RFC 5219,\n"
+"  PT 96) to DEST\n"
 "  (HOST:PORT; for udp a multicast group works too).\n"
 "  -t, --transport T    udp (default), sctp (every message unordered), prsctp (unordered,\n"
 "                       timed reliability), tcp (RFC 4571 framing)\n"
 "  -s, --stack S        kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
 "  -m, --mtu BYTES      largest RTP packet, header included (default 1400)\n"
+"  -f, --format F       2250 (default: RFC 2250, PT 14) or 3119 (RFC 5219 mpa-robust ADUs,\n"
+"                       PT 96; layer III only)\n"
+"      --interleave N   3119: interleave cycles of N ADUs (RFC 5219 section 7, 2..255)\n"
+"  -f fec -k K -n N     poc-fec: groups of K ADUs as N packets of a Reed-Solomon code,\n"
+"                       any K of which recover the group (udp only; default 20 and 25)\n"
 "      --sdp FILE       write an SDP description of the stream (udp) for other players\n"
 "      --start-delay MS  wait MS after writing the SDP file before the first packet\n"
 "      --ttl N          multicast TTL (default 1)\n"
@@ -76,6 +91,57 @@ send_usage(FILE *fp)
 }
 
 static void send_tick(struct ev_loop *loop, void *arg);
+
+/* RFC 5219: each frame becomes its ADU (its own main data gathered from the reservoir), one
+ * encoder per file: no reservoir crosses files. An ADU is at most its frame + 511 bytes. */
+static int
+send_adus(struct send *s)
+{
+	struct fmt_3119_enc *e;
+	size_t k = 0, i, total = 0, at = 0;
+	int f, n;
+
+	for (i = 0; i < s->nfr; i++)
+		total += s->fr[i].len + 512;
+	if ((s->adu = malloc(total)) == NULL || (e = malloc(sizeof(*e))) == NULL) {
+		snprintf(s->err, sizeof(s->err), "out of memory");
+		return -1;
+	}
+	for (f = 0; f < s->nfiles; f++) {
+		fmt_3119_enc_init(e);
+		for (i = 0; i < s->files[f]->nframes; i++, k++) {
+			n = fmt_3119_adu(e, s->fr[k].p, s->fr[k].len, s->adu + at, total - at);
+			if (n < 0) {
+				snprintf(s->err, sizeof(s->err), "--format 3119: frame %zu is not "
+				    "MPEG layer III", i);
+				free(e);
+				return -1;
+			}
+			s->fr[k].p = s->adu + at;
+			s->fr[k].len = (size_t)n;
+			at += (size_t)n;
+		}
+	}
+	free(e);
+	if (s->interleave > 0) {
+		/* the timestamps as the clocks will run, in media order, then the new order */
+		uint64_t rem = 0, num;
+		uint32_t t = 0;
+		if ((s->rel_ts = calloc(s->nfr, sizeof(*s->rel_ts))) == NULL ||
+		    (s->iadu = malloc(at ? at : 1)) == NULL) {
+			snprintf(s->err, sizeof(s->err), "out of memory");
+			return -1;
+		}
+		for (k = 0; k < s->nfr; k++) {
+			s->rel_ts[k] = t;
+			num = rem + (uint64_t)s->fr_samples[k] * RTP_CLOCK_MPA;
+			t += (uint32_t)(num / s->fr_rate[k]);
+			rem = num % s->fr_rate[k];
+		}
+		fmt_3119_interleave(s->fr, s->nfr, s->interleave, s->iadu, s->rel_ts);
+	}
+	return 0;
+}
 
 static int
 send_load(struct send *s, char **paths, int n)
@@ -111,7 +177,7 @@ send_load(struct send *s, char **paths, int n)
 		}
 	}
 	s->nfr = total;
-	return 0;
+	return s->format != 2250 ? send_adus(s) : 0;
 }
 
 /* Advance both clocks by frame k: integer sums with remainders, so 1152 samples at 44.1 kHz
@@ -200,7 +266,7 @@ send_packet(struct send *s, const uint8_t *payload, size_t plen, uint32_t ts)
 	}
 	p = &s->q[(s->qhead + s->qlen) % SEND_QUEUE];
 	h.marker = s->first;
-	h.pt = RTP_PT_MPA;
+	h.pt = s->pt;
 	h.seq = s->seq++;
 	h.ts = ts;
 	h.ssrc = s->ssrc;
@@ -214,6 +280,59 @@ send_packet(struct send *s, const uint8_t *payload, size_t plen, uint32_t ts)
 	p->len = RTP_HDR + plen;
 	s->qlen++;
 	return send_flush(s);
+}
+
+/* poc-fec: no RTP, the packet as it is */
+static int
+send_raw_packet(struct send *s, const uint8_t *data, size_t len)
+{
+	struct send_pkt *p;
+
+	if (s->qlen == SEND_QUEUE) {
+		s->dropped++;
+		return 0;
+	}
+	s->packets++;
+	s->octets += len;
+	if (s->drop_every > 0 && s->packets % s->drop_every == 0)
+		return 0;
+	p = &s->q[(s->qhead + s->qlen) % SEND_QUEUE];
+	memcpy(p->data, data, len);
+	p->len = len;
+	s->qlen++;
+	return send_flush(s);
+}
+
+/* One FEC group from the next frames (the last one may be shorter: k of them, plus n - k
+ * parity packets still), all its packets at the time of its first frame. */
+static int
+send_fec_group(struct send *s)
+{
+	size_t k = s->nfr - s->next < (size_t)s->fec_k ? s->nfr - s->next : (size_t)s->fec_k, i;
+	struct fec *code = s->code;
+	size_t olen[FEC_MAXN];
+	int n = (int)k + s->fec_n - s->fec_k, rc = -1;
+
+	if ((int)k != s->fec_k && (code = fec_new((int)k, n)) == NULL) {
+		snprintf(s->err, sizeof(s->err), "out of memory");
+		return -1;
+	}
+	for (i = 0; i < k; i++)
+		send_advance(s, s->next + i);
+	if (fmt_fec_group(code, &s->fr[s->next], s->gseq++, (uint32_t)s->media_us, s->fecbuf,
+	    olen) == -1) {
+		snprintf(s->err, sizeof(s->err), "fec: an ADU larger than %d bytes", FMT_FEC_MAXLEN);
+		goto bad;
+	}
+	s->next += k;
+	for (i = 0; i < (size_t)n; i++)
+		if (send_raw_packet(s, s->fecbuf[i], olen[i]) == -1)
+			goto bad;
+	rc = 0;
+bad:
+	if (code != s->code)
+		fec_free(code);
+	return rc;
 }
 
 static void
@@ -251,11 +370,18 @@ send_tick(struct ev_loop *loop, void *arg)
 	size_t space = s->mtu - RTP_HDR, used, off = 0, len, i;
 	uint64_t now = ev_clock_us();
 
-	while (s->next < s->nfr && s->start_us + s->media_us <= now) {
-		uint32_t ts = s->ts;
+	while (s->format == FMT_FEC && s->next < s->nfr && s->start_us + s->media_us <= now)
+		if (send_fec_group(s) == -1)
+			goto bad;
+	while (s->format != FMT_FEC && s->next < s->nfr && s->start_us + s->media_us <= now) {
+		uint32_t ts = s->rel_ts != NULL ? s->ts0 + s->rel_ts[s->next] : s->ts;
 		do {
-			len = fmt_2250_pack(&s->fr[s->next], s->nfr - s->next, &off, payload, space,
-			    &used);
+			if (s->format == 3119)
+				len = fmt_3119_pack(&s->fr[s->next], s->nfr - s->next, &off, payload,
+				    space, &used);
+			else
+				len = fmt_2250_pack(&s->fr[s->next], s->nfr - s->next, &off, payload,
+				    space, &used);
 			if (used == 0 && off != 0)
 				s->fragments++;
 			if (send_packet(s, payload, len, ts) == -1)
@@ -315,8 +441,9 @@ send_sdp(struct send *s)
 		return -1;
 	}
 	fprintf(fp, "v=0\r\no=- %u 1 IN %s %s\r\ns=rtpaudio\r\nc=IN %s %s\r\nt=0 0\r\n"
-	    "m=audio %d RTP/AVP %d\r\na=rtpmap:%d MPA/%d\r\n",
-	    s->ssrc, ip4, host, ip4, host, port, RTP_PT_MPA, RTP_PT_MPA, RTP_CLOCK_MPA);
+	    "m=audio %d RTP/AVP %d\r\na=rtpmap:%d %s/%d\r\n",
+	    s->ssrc, ip4, host, ip4, host, port, s->pt, s->pt,
+	    s->format == 3119 ? "mpa-robust" : "MPA", RTP_CLOCK_MPA);
 	return fclose(fp) == 0 ? 0 : -1;
 }
 
@@ -347,6 +474,8 @@ send_main(int argc, char **argv)
 		{ "stack", required_argument, NULL, 's' },
 		{ "lifetime", required_argument, NULL, 'l' },
 		{ "mtu", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "interleave", required_argument, NULL, 'I' },
 		{ "sdp", required_argument, NULL, 'S' },
 		{ "ttl", required_argument, NULL, 'T' },
 		{ "start-delay", required_argument, NULL, 'W' },
@@ -366,9 +495,10 @@ send_main(int argc, char **argv)
 	s.mtu = 1400;
 	s.lifetime_ms = 200;
 	s.first = 1;
+	s.format = 2250;
 	rtpaudio_net_init(&s.net, 1);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:s:l:m:vh", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "t:s:l:m:f:k:n:vh", lo, NULL)) != -1) {
 		switch (ch) {
 		case 't': s.net.transport = optarg; break;
 		case 's': s.net.stack = optarg; break;
@@ -376,6 +506,21 @@ send_main(int argc, char **argv)
 		case 'm': s.mtu = (size_t)rtpaudio_num(optarg, "mtu", RTP_HDR + FMT_2250_HDR + 16,
 		    JITTER_PKT); break;
 		case 'S': s.sdp = optarg; break;
+		case 'k': s.fec_k = (int)rtpaudio_num(optarg, "k", 1, FEC_MAXN); break;
+		case 'n': s.fec_n = (int)rtpaudio_num(optarg, "n", 1, FEC_MAXN); break;
+		case 'I': s.interleave = (size_t)rtpaudio_num(optarg, "interleave", 0, 255); break;
+		case 'f':
+			if (strcmp(optarg, "2250") == 0)
+				s.format = 2250;
+			else if (strcmp(optarg, "3119") == 0 || strcmp(optarg, "5219") == 0)
+				s.format = 3119;
+			else if (strcmp(optarg, "fec") == 0)
+				s.format = FMT_FEC;
+			else {
+				fprintf(stderr, "rtpaudio send: unknown format %s\n", optarg);
+				return 2;
+			}
+			break;
 		case 'W': s.start_delay_ms = (uint32_t)rtpaudio_num(optarg, "start delay", 0, 600000);
 			break;
 		case 'X': s.drop_every = (uint32_t)rtpaudio_num(optarg, "drop-every", 0, 1000000);
@@ -394,6 +539,31 @@ send_main(int argc, char **argv)
 		return 2;
 	}
 	s.dest = argv[argc - 1];
+	s.pt = s.format == 3119 ? FMT_3119_PT : RTP_PT_MPA;
+	if (s.format == FMT_FEC) {
+		if (s.fec_k == 0)
+			s.fec_k = 20;
+		if (s.fec_n == 0)
+			s.fec_n = s.fec_k + 5;
+		if (s.fec_n < s.fec_k || strcmp(s.net.transport, "udp") != 0) {
+			snprintf(s.err, sizeof(s.err), "--format fec: udp only, and -n at least -k");
+			goto bad;
+		}
+		if ((s.code = fec_new(s.fec_k, s.fec_n)) == NULL ||
+		    (s.fecbuf = malloc(FEC_MAXN * sizeof(*s.fecbuf))) == NULL) {
+			snprintf(s.err, sizeof(s.err), "out of memory");
+			goto bad;
+		}
+	}
+	if (s.interleave == 1 || (s.interleave > 0 && s.format != 3119)) {
+		snprintf(s.err, sizeof(s.err), "--interleave needs --format 3119 and 2 or more");
+		goto bad;
+	}
+	if (s.format == 3119 && s.mtu < RTP_HDR + 2 + 40) {
+		/* a first fragment must hold the ADU's header and side information */
+		snprintf(s.err, sizeof(s.err), "--format 3119 needs --mtu %d or more", RTP_HDR + 42);
+		goto bad;
+	}
 	if (rtpaudio_net_check(&s.net, s.err, sizeof(s.err)) == -1)
 		goto bad;
 	{
@@ -402,6 +572,7 @@ send_main(int argc, char **argv)
 		s.ssrc = (uint32_t)(t.tv_nsec ^ (t.tv_sec << 10) ^ (getpid() << 16));
 		s.seq = (uint16_t)(s.ssrc >> 7);
 		s.ts = s.ssrc * 2654435761u; /* RFC 3550: random initial values */
+		s.ts0 = s.ts;
 	}
 	if (send_load(&s, argv + optind, argc - optind - 1) == -1)
 		goto bad;
@@ -461,6 +632,11 @@ bad:
 		mp3_file_free(s.files[i]);
 	free(s.files);
 	free(s.fr);
+	free(s.adu);
+	free(s.iadu);
+	fec_free(s.code);
+	free(s.fecbuf);
+	free(s.rel_ts);
 	free(s.fr_samples);
 	free(s.fr_rate);
 	free(s.q);

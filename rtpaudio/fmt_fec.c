@@ -1,0 +1,212 @@
+/* fmt_fec.c: poc-fec's wire format (poc 0.4.2 fec-pkt.h): ADUs in groups of k, sent as n
+ * packets of a systematic Reed-Solomon code, each with a 14-byte header, on plain UDP. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtpaudio.h"
+
+/* magic 0xfe, version 1, group seq, packet seq, k, n, fec_len (16), len (16), group time
+ * (32, microseconds at the group's end), all big-endian. Returns 14, -2 when shorter, -1
+ * when not such a header or len is not the payload's length. */
+int
+fmt_fec_hdr_parse(const uint8_t *p, size_t len, struct fmt_fec_hdr *h)
+{
+	if (len < FMT_FEC_HDR)
+		return -2;
+	if (p[0] != FMT_FEC_MAGIC || p[1] != 1)
+		return -1;
+	h->gseq = p[2];
+	h->pseq = p[3];
+	h->k = p[4];
+	h->n = p[5];
+	h->fec_len = (size_t)p[6] << 8 | p[7];
+	h->len = (size_t)p[8] << 8 | p[9];
+	h->tstamp = (uint32_t)p[10] << 24 | (uint32_t)p[11] << 16 | (uint32_t)p[12] << 8 | p[13];
+	if (h->k == 0 || h->n < h->k || h->pseq >= h->n || h->len > h->fec_len ||
+	    h->fec_len > FMT_FEC_MAXLEN || h->len != len - FMT_FEC_HDR)
+		return -1;
+	return FMT_FEC_HDR;
+}
+
+size_t
+fmt_fec_hdr_pack(uint8_t *out, const struct fmt_fec_hdr *h)
+{
+	out[0] = FMT_FEC_MAGIC;
+	out[1] = 1;
+	out[2] = (uint8_t)h->gseq;
+	out[3] = (uint8_t)h->pseq;
+	out[4] = (uint8_t)h->k;
+	out[5] = (uint8_t)h->n;
+	out[6] = (uint8_t)(h->fec_len >> 8);
+	out[7] = (uint8_t)h->fec_len;
+	out[8] = (uint8_t)(h->len >> 8);
+	out[9] = (uint8_t)h->len;
+	out[10] = (uint8_t)(h->tstamp >> 24);
+	out[11] = (uint8_t)(h->tstamp >> 16);
+	out[12] = (uint8_t)(h->tstamp >> 8);
+	out[13] = (uint8_t)h->tstamp;
+	return FMT_FEC_HDR;
+}
+
+void
+fmt_fec_rx_init(struct fmt_fec_rx *r, fmt_frame_cb *cb, void *arg)
+{
+	r->code = NULL;
+	r->active = 0;
+	r->cb = cb;
+	r->arg = arg;
+	r->groups = r->recovered = r->unrecoverable = r->lost = r->malformed = 0;
+	r->duplicates = 0;
+}
+
+void
+fmt_fec_rx_free(struct fmt_fec_rx *r)
+{
+	fec_free(r->code);
+	r->code = NULL;
+}
+
+static uint32_t
+fmt_fec_dur90(const uint8_t *adu, size_t len)
+{
+	struct mp3_frame f;
+
+	if (fmt_3119_adu_parse(adu, len, &f) < 0 || f.rate == 0)
+		return 0;
+	return (uint32_t)((uint64_t)f.samples * RTP_CLOCK_MPA / (uint64_t)f.rate);
+}
+
+/* The group is over: missing sources decoded when k packets are in, the ADUs out in order
+ * with 90 kHz timestamps counted back from the group's end time. */
+void
+fmt_fec_rx_flush(struct fmt_fec_rx *r)
+{
+	const uint8_t *in[FEC_MAXN];
+	uint8_t *out[FEC_MAXN];
+	struct mp3_frame f;
+	int idx[FEC_MAXN], i, j, k = r->g.k, missing = 0, n;
+	uint32_t end, dur = 0;
+	size_t len;
+
+	if (!r->active)
+		return;
+	r->active = 0;
+	r->groups++;
+	for (i = 0; i < k; i++)
+		missing += !r->have[i];
+	if (missing > 0 && r->got >= k) {
+		if (r->code == NULL || r->code->k != k || r->code->n != r->g.n) {
+			fec_free(r->code);
+			r->code = fec_new(k, r->g.n);
+		}
+		for (i = 0, j = 0; i < r->g.n && j < k; i++)
+			if (r->have[i]) {
+				idx[j] = i;
+				in[j++] = r->buf[i];
+			}
+		for (i = 0; i < k; i++)
+			out[i] = r->buf[i];
+		if (r->code != NULL && fec_decode(r->code, in, idx, out, r->g.fec_len) == 0) {
+			for (i = 0; i < k; i++)
+				if (!r->have[i]) {
+					/* its length: what its side information says */
+					n = fmt_3119_adu_parse(r->buf[i], r->g.fec_len, &f);
+					if (n > 0 && (size_t)n <= r->g.fec_len) {
+						r->len[i] = (size_t)n;
+						r->have[i] = 1;
+						r->recovered++;
+					}
+				}
+		}
+	}
+	for (i = 0; i < k; i++)
+		if (!r->have[i])
+			r->lost++;
+	if (missing > 0 && r->got < k)
+		r->unrecoverable++;
+	for (i = 0; i < k && dur == 0; i++)
+		if (r->have[i])
+			dur = fmt_fec_dur90(r->buf[i], r->len[i]);
+	end = (uint32_t)((uint64_t)r->g.tstamp * 9 / 100);
+	for (i = 0; i < k; i++) {
+		if (!r->have[i])
+			continue;
+		len = r->len[i];
+		if (fmt_3119_adu_parse(r->buf[i], len, &f) < 0) {
+			r->malformed++;
+			continue;
+		}
+		r->cb(r->arg, r->buf[i], len, end - (uint32_t)(k - i) * dur);
+	}
+}
+
+/* One packet. Returns 0, -1 when it is not a poc-fec packet (counted). */
+int
+fmt_fec_rx_put(struct fmt_fec_rx *r, const uint8_t *p, size_t len)
+{
+	struct fmt_fec_hdr h;
+	int i;
+
+	if (fmt_fec_hdr_parse(p, len, &h) != FMT_FEC_HDR) {
+		r->malformed++;
+		return -1;
+	}
+	if (r->active && (h.gseq != r->g.gseq || h.k != r->g.k || h.n != r->g.n ||
+	    h.fec_len != r->g.fec_len))
+		fmt_fec_rx_flush(r);
+	if (!r->active) {
+		r->active = 1;
+		r->g = h;
+		r->got = 0;
+		for (i = 0; i < h.n; i++)
+			r->have[i] = 0;
+	}
+	if (r->have[h.pseq]) {
+		r->duplicates++;
+		return 0;
+	}
+	memcpy(r->buf[h.pseq], p + FMT_FEC_HDR, h.len);
+	memset(r->buf[h.pseq] + h.len, 0, h.fec_len - h.len);
+	r->len[h.pseq] = h.len;
+	r->have[h.pseq] = 1;
+	r->got++;
+	return 0;
+}
+
+/* The n packets of one group of k ADUs a[0..k) (end: the group's end time, microseconds)
+ * into out[i] (FMT_FEC_HDR + fec_len bytes each), lengths in olen[]. Returns 0, -1 when an
+ * ADU is too large or the code cannot be made. */
+int
+fmt_fec_group(struct fec *code, const struct fmt_frame *a, int gseq, uint32_t end,
+    uint8_t (*out)[FMT_FEC_HDR + FMT_FEC_MAXLEN], size_t *olen)
+{
+	static uint8_t src[FEC_MAXN][FMT_FEC_MAXLEN];
+	const uint8_t *s[FEC_MAXN];
+	struct fmt_fec_hdr h;
+	size_t max = 0;
+	int i;
+
+	for (i = 0; i < code->k; i++)
+		if (a[i].len > max)
+			max = a[i].len;
+	if (max + 2 > FMT_FEC_MAXLEN)
+		return -1;
+	for (i = 0; i < code->k; i++) {
+		memcpy(src[i], a[i].p, a[i].len);
+		memset(src[i] + a[i].len, 0, max - a[i].len);
+		s[i] = src[i];
+	}
+	h.gseq = gseq & 0xff;
+	h.k = code->k;
+	h.n = code->n;
+	h.fec_len = max + 2; /* as poc: the receiver decodes 2 zero bytes more */
+	h.tstamp = end;
+	for (i = 0; i < code->n; i++) {
+		h.pseq = i;
+		h.len = i < code->k ? a[i].len : max;
+		fmt_fec_hdr_pack(out[i], &h);
+		fec_encode(code, s, out[i] + FMT_FEC_HDR, i, max);
+		olen[i] = FMT_FEC_HDR + h.len;
+	}
+	return 0;
+}

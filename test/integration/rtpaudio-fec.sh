@@ -1,0 +1,82 @@
+#!/bin/bash
+# rtpaudio-fec.sh: poc-fec (Reed-Solomon groups of ADUs, plain UDP) send -> play on the
+# loopback: loss-free and with up to n - k packets of each group lost, the played PCM equals
+# mpg123's decode sample for sample and the player counts the ADUs recovered by FEC; with
+# more lost than that the group's lost ADUs are concealed, the length kept.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
+
+if [ ! -x "$R" ]; then
+	ok 1 "$R not built (needs libmpg123-dev)"
+	done_testing
+	exit
+fi
+for t in sox lame mpg123; do
+	if ! command -v $t >/dev/null; then
+		ok 1 "$t installed (scripts/setup.sh)"
+		done_testing
+		exit
+	fi
+done
+tmp=$(mktemp -d /tmp/rtpaudio-fec.XXXXXX)
+pids=
+cleanup() {
+	local p
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
+lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
+mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
+port=$((25000 + (RANDOM % 1000) * 8))
+
+stream() {
+	local name=$1 sa=$2
+	port=$((port + 2))
+	"$R" play -f fec --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+		>"$tmp/$name.json" 2>"$tmp/$name.err" &
+	local pp=$!
+	pids="$pids $pp"
+	sleep 0.4
+	"$R" send -f fec $sa "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
+	ok $? "$name: send exits 0"
+	wait $pp
+	ok $? "$name: play exits 0: $(cat "$tmp/$name.json")"
+	cat "$tmp/$name.err" "$tmp/$name.serr" | sed 's/^/# /'
+}
+field() { sed "s/.*\"$2\":\\([0-9.]*\\).*/\\1/" "$tmp/$1.json"; }
+exact() {
+	local cmp
+	cmp=$("$R" compare --exact "$tmp/ref.wav" "$tmp/$1.wav" 2>&1)
+	ok $? "$1: PCM identical to mpg123's decode ($cmp)"
+	grep -q '"frames_played":116,"frames_concealed":0' "$tmp/$1.json"
+	ok $? "$1: 116 frames played, none concealed"
+}
+
+stream clean "-k 4 -n 6"
+exact clean
+[ "$(field clean fec_groups)" = 29 ] && [ "$(field clean fec_recovered)" = 0 ]
+ok $? "clean: 29 groups, nothing to recover"
+stream defaults ""
+exact defaults
+# every 5th packet lost: at most 2 of each group of 6
+stream drop5 "-k 4 -n 6 --drop-every 5"
+exact drop5
+[ "$(field drop5 fec_recovered)" -gt 15 ] && [ "$(field drop5 fec_unrecoverable)" = 0 ]
+ok $? "drop5: $(field drop5 fec_recovered) ADUs recovered by FEC, no group lost"
+# every 2nd lost, 4 of 5 needed: groups lost, their lost ADUs concealed
+stream drop2 "-k 4 -n 5 --drop-every 2"
+fp=$(field drop2 frames_played); fc=$(field drop2 frames_concealed)
+[ "$(field drop2 fec_unrecoverable)" -gt 0 ] && [ $((fp + fc)) -le 116 ] && [ $((fp + fc)) -ge 112 ] &&
+	[ "$fc" -gt 0 ]
+ok $? "drop2: $(field drop2 fec_unrecoverable) groups unrecoverable, $fp played + $fc concealed (the tail after the last ADU received is not counted)"
+"$R" send -f fec -k 6 -n 4 "$tmp/a.mp3" 127.0.0.1:1 2>/dev/null
+[ $? -eq 1 ]
+ok $? "-n smaller than -k is refused"
+"$R" send -f fec -t tcp "$tmp/a.mp3" 127.0.0.1:1 2>/dev/null
+[ $? -eq 1 ]
+ok $? "fec over tcp is refused"
+done_testing

@@ -1,0 +1,95 @@
+#!/bin/bash
+# rtpaudio-loss.sh: random UDP loss without netem: a network namespace of our own whose
+# loopback drops P % of the packets to the media ports (nftables "numgen random mod 100 < P
+# drop"); the same file through RFC 2250, RFC 5219, RFC 5219 interleaved and poc-fec. The
+# drops are random (nftables has no seed): the numbers are printed, and only what holds for
+# any draw is asserted: 3119 never makes a frame undecodable, FEC recovers ADUs, every run
+# keeps the timeline. RTPAUDIO_LOSS_PCT (default 15) and RTPAUDIO_LOSS_SECONDS (default 6).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
+P=${RTPAUDIO_LOSS_PCT:-15}
+secs=${RTPAUDIO_LOSS_SECONDS:-6}
+
+if [ ! -x "$R" ]; then
+	ok 1 "$R not built (needs libmpg123-dev)"
+	done_testing
+	exit
+fi
+for t in sox lame mpg123 nft ip; do
+	if ! command -v $t >/dev/null; then
+		ok 1 "# SKIP $t not installed"
+		done_testing
+		exit
+	fi
+done
+ns=rtpaudio-loss-$$
+if [ "$(id -u)" != 0 ] || ! ip netns add $ns 2>/dev/null; then
+	ok 0 "# SKIP needs root and network namespaces"
+	done_testing
+	exit
+fi
+tmp=$(mktemp -d /tmp/rtpaudio-loss.XXXXXX)
+chmod 755 "$tmp"
+pids=
+cleanup() {
+	local p
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	ip netns del $ns 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+X="ip netns exec $ns"
+# media on even ports 26000..26998 (RTCP on the odd ones is left alone: the BYE ends a run)
+$X ip link set lo up &&
+	$X nft add table inet rtpaudio &&
+	$X nft add chain inet rtpaudio in '{ type filter hook input priority 0; }' &&
+	$X nft add rule inet rtpaudio in udp dport 26000-26998 udp dport and 1 == 0 \
+		numgen random mod 100 '<' $P counter drop
+ok $? "namespace $ns: lo up, $P % of the media packets dropped by nftables"
+
+sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth $secs sine 220-1760 sine 330-2640 vol 0.5
+lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
+mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
+nfr=$(( ($(stat -c %s "$tmp/ref.wav") - 44) / 4 / 1152 ))
+port=26000
+
+stream() {
+	local name=$1 pa=$2 sa=$3
+	port=$((port + 2))
+	$X "$R" play $pa --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+		>"$tmp/$name.json" 2>"$tmp/$name.err" &
+	local pp=$!
+	pids="$pids $pp"
+	sleep 0.4
+	$X "$R" send $sa "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
+	local rs=$?
+	wait $pp
+	[ $rs = 0 ] && [ $? = 0 ]
+	ok $? "$name: send and play exit 0: $(cat "$tmp/$name.json")"
+}
+field() { sed "s/.*\"$2\":\\([0-9.]*\\).*/\\1/" "$tmp/$1.json"; }
+
+stream r2250 "" ""
+stream r3119 "-f 3119" "-f 3119"
+stream ril "-f 3119" "-f 3119 --interleave 8"
+stream rfec "-f fec" "-f fec -k 4 -n 6"
+for r in r2250 r3119 ril rfec; do
+	echo "# $r: residual frame loss $(field $r residual_frame_loss_pct) %," \
+		"concealed $(field $r frames_concealed) (undecodable $(field $r frames_undecodable))," \
+		"longest gap $(field $r longest_gap_ms) ms, recovered by FEC $(field $r fec_recovered)"
+done
+$X nft list ruleset | grep counter | sed 's/^/# /'
+[ "$(field r2250 packets_lost)" -gt 0 ]
+ok $? "the rule drops packets: 2250 lost $(field r2250 packets_lost)"
+[ "$(field r3119 frames_undecodable)" = 0 ] && [ "$(field ril frames_undecodable)" = 0 ]
+ok $? "3119: no frame undecodable for a lost reservoir"
+[ "$(field rfec fec_recovered)" -gt 0 ]
+ok $? "fec: $(field rfec fec_recovered) ADUs recovered by FEC"
+for r in r2250 r3119 ril rfec; do
+	t=$(( $(field $r frames_played) + $(field $r frames_concealed) ))
+	[ $t -le $nfr ] && [ $t -ge $((nfr - 8)) ] || { echo "# $r: $t of $nfr frames"; false; }
+done
+ok $? "every run keeps the timeline (frames played + concealed = the file's, but for lost ends)"
+done_testing
