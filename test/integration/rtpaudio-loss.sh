@@ -18,14 +18,14 @@ if [ ! -x "$R" ]; then
 fi
 for t in sox lame mpg123 nft ip; do
 	if ! command -v $t >/dev/null; then
-		ok 1 "# SKIP $t not installed"
+		ok 1 "$t not installed (scripts/setup.sh installs it)"
 		done_testing
 		exit
 	fi
 done
 ns=rtpaudio-loss-$$
 if [ "$(id -u)" != 0 ] || ! ip netns add $ns 2>/dev/null; then
-	ok 0 "# SKIP needs root and network namespaces"
+	ok 1 "needs root and network namespaces"
 	done_testing
 	exit
 fi
