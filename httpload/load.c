@@ -1,6 +1,7 @@
 /* load.c: the schedule: connections at a rate (open loop) or kept at a concurrency (closed). */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,11 @@ struct load_conn {
 	uint64_t calls_left;     /* not issued yet; UINT64_MAX: no limit */
 	uint64_t completed;
 	int first_wave;          /* the calls issued when it came up: latency from t_sched */
+	/* --wsess: the session's bursts; burst_left is what may still be issued of this one */
+	uint64_t burst_left, burst_out;
+	struct ev_timer think;
+	const struct wlog_sess *ws; /* --wsesslog: its session, the burst, the next request */
+	size_t bi, ri;
 };
 
 struct load_run {
@@ -25,6 +31,8 @@ struct load_run {
 	struct ev_loop *loop;
 	struct load_stats *st;
 	struct verify_manifest man;
+	struct wlog wl;
+	uint64_t next_ws;        /* --wsesslog: the file's sessions in turn */
 	const struct verify_entry *expect; /* the manifest's entry for the URI */
 	struct sess_opts so;
 	char *req;
@@ -33,8 +41,8 @@ struct load_run {
 	struct load_conn *active;
 	uint64_t nactive, started, num_conns, next_id;
 	uint64_t t0, next_sched, t_end;
-	uint64_t interval_replies;
-	struct ev_timer tick, sample, stop, retry;
+	uint64_t interval_replies, interval_sessions;
+	struct ev_timer tick, sample, stop, retry, intr;
 	int stopping;            /* no new connections */
 	unsigned seed;
 	char err[TP_ERRLEN];
@@ -93,29 +101,73 @@ load_fill(struct load_conn *lc)
 	const struct load_opts *o = r->o;
 	struct sess_call *k;
 	int bol;
+	const char *req = r->req;
+	size_t req_len = r->req_len;
 
-	while (lc->calls_left > 0 && !r->stopping && sess_slots(lc->s) > 0) {
-		k = sess_issue(lc->s, r->req, r->req_len, r->head_req,
+	while (lc->calls_left > 0 && !r->stopping && sess_slots(lc->s) > 0 &&
+	    (!o->wsess || lc->burst_left > 0)) {
+		const struct wlog_req *wr = NULL;
+
+		if (lc->ws != NULL) {
+			wr = &lc->ws->b[lc->bi].r[lc->ri];
+			req = wr->req;
+			req_len = wr->req_len;
+		}
+		k = sess_issue(lc->s, req, req_len, wr ? wr->head_req : r->head_req,
 		    lc->first_wave ? lc->t_sched : 0);
 		if (k == NULL)
 			break;
+		if (wr != NULL)
+			lc->ri++;
+		if (o->wsess) {
+			if (lc->burst_out == 0 && o->think_timeout > 0)
+				sess_grace(lc->s, (uint64_t)(o->think_timeout * 1e6));
+			lc->burst_left--;
+			lc->burst_out++;
+		}
 		k->id = r->next_id++;
 		k->arg = lc;
 		if (lc->calls_left != UINT64_MAX)
 			lc->calls_left--;
 		r->st->sent++;
-		r->st->req_bytes += r->req_len;
+		r->st->req_bytes += req_len;
 		if (o->print_request) {
+			size_t body = wr ? wr->contents_len : 0;
+
 			bol = 1;
 			if (o->print_request & LOAD_PRINT_HEADER)
-				load_print_lines(r, "SH", k->id, r->req, r->req_len, &bol);
-			printf("SS%llu: header %zu content 0\n", (unsigned long long)k->id,
-			    r->req_len);
+				load_print_lines(r, "SH", k->id, req, req_len - body, &bol);
+			if ((o->print_request & LOAD_PRINT_BODY) && body > 0) {
+				bol = 1;
+				load_print_lines(r, "SB", k->id, req + req_len - body, body, &bol);
+				if (!bol)
+					putchar('\n');
+			}
+			printf("SS%llu: header %zu content %zu\n", (unsigned long long)k->id,
+			    req_len - body, body);
 		}
 	}
 	lc->first_wave = 0;
 	if (lc->calls_left == 0 || r->stopping)
 		sess_finish(lc->s);
+}
+
+/* --wsess: the think time is over, the next burst goes out. */
+static void
+load_think_over(struct ev_loop *loop, void *arg)
+{
+	struct load_conn *lc = arg;
+	unsigned len = lc->r->o->burst_len ? lc->r->o->burst_len : 1;
+
+	(void)loop;
+	if (lc->ws != NULL) {
+		/* the next burst's first request, alone; the rest after its reply */
+		lc->bi++;
+		lc->ri = 0;
+		len = 1;
+	}
+	lc->burst_left = lc->calls_left < len ? lc->calls_left : len;
+	load_fill(lc);
 }
 
 static void
@@ -193,6 +245,19 @@ load_done(struct sess *s, struct sess_call *k, void *arg)
 		    (unsigned long long)k->footer_bytes);
 	}
 	(void)s;
+	if (r->o->wsess && lc->burst_out > 0 && --lc->burst_out == 0 && lc->burst_left == 0 &&
+	    lc->calls_left > 0 && !r->stopping) {
+		const struct wlog_burst *b = lc->ws ? &lc->ws->b[lc->bi] : NULL;
+
+		if (b != NULL && lc->ri < b->n) {
+			/* --wsesslog: the first reply is in, the rest of its burst goes out */
+			lc->burst_left = b->n - lc->ri;
+		} else {
+			ev_timer_start(r->loop, &lc->think, (uint64_t)((b && b->think >= 0 ?
+			    b->think : r->o->think) * 1e6), load_think_over, lc);
+			return;
+		}
+	}
 	load_fill(lc);
 }
 
@@ -215,12 +280,33 @@ load_conn_free(struct load_conn *lc)
 	if (lc->next != NULL)
 		lc->next->prev = lc->prev;
 	r->nactive--;
+	ev_timer_stop(r->loop, &lc->think);
 	/* Dropped at the end of a closed-loop run: it lived until the stop, not until now. */
 	if (lc->completed > 0)
 		report_lifetime(r->st, (double)((r->stopping ? r->t_end : ev_clock_us()) -
 		    sess_t_start(lc->s)) / 1e6);
 	sess_free(lc->s);
 	free(lc);
+}
+
+/* --wsess: a session is over (its connection ended by itself, not by a stop): httperf's
+ * session counters. A session of ours is one connection: it fails with it. */
+static void
+load_sess_end(struct load_conn *lc, int ok)
+{
+	struct load_stats *st = lc->r->st;
+	double t = (double)(ev_clock_us() - sess_t_start(lc->s)) / 1e6;
+
+	st->sess_conns++;
+	if (ok) {
+		st->sess_ok++;
+		st->sess_life_sum += t;
+		lc->r->interval_sessions++;
+	} else {
+		st->sess_failed++;
+		st->sess_fail_sum += t;
+	}
+	st->sess_len[lc->completed < LOAD_SESS_LEN_MAX ? lc->completed : LOAD_SESS_LEN_MAX]++;
 }
 
 static void
@@ -236,6 +322,9 @@ load_end(struct sess *s, enum load_err e, const char *why, unsigned abandoned, v
 		if (r->o->verbose)
 			fprintf(stderr, "httpload: connection %s: %s\n", load_err_name(e), why);
 	}
+	if (r->o->wsess)
+		load_sess_end(lc, e == LOAD_OK && lc->calls_left == 0 &&
+		    lc->completed >= (lc->ws ? lc->ws->calls : r->o->num_calls));
 	load_conn_free(lc);
 	if (r->o->concurrency > 0 || r->o->rate <= 0)
 		load_refill(r); /* closed loop, or --rate 0: the next takes this one's place */
@@ -271,6 +360,12 @@ load_conn_start(struct load_run *r, uint64_t t_sched)
 	lc->t_sched = t_sched;
 	lc->first_wave = t_sched != 0;
 	lc->calls_left = r->o->num_calls ? r->o->num_calls : UINT64_MAX;
+	if (r->wl.n > 0) {
+		lc->ws = &r->wl.s[r->next_ws++ % r->wl.n];
+		lc->calls_left = lc->ws->calls;
+		lc->burst_left = 1;
+	} else if (r->o->wsess)
+		lc->burst_left = r->o->burst_len < lc->calls_left ? r->o->burst_len : lc->calls_left;
 	if ((lc->s = sess_new(r->loop, &r->so, &load_cbs, lc, &e, err, sizeof(err))) == NULL) {
 		r->st->errors[e]++;
 		if (r->o->verbose)
@@ -360,6 +455,17 @@ load_sample(struct ev_loop *loop, void *arg)
 		st->rate_max = rate;
 	st->rate_samples++;
 	r->interval_replies = 0;
+	if (r->o->wsess) {
+		rate = (double)r->interval_sessions / LOAD_RATE_INTERVAL;
+		st->sess_rate_sum += rate;
+		st->sess_rate_sum2 += rate * rate;
+		if (rate < st->sess_rate_min)
+			st->sess_rate_min = rate;
+		if (rate > st->sess_rate_max)
+			st->sess_rate_max = rate;
+		st->sess_rate_samples++;
+		r->interval_sessions = 0;
+	}
 	ev_timer_start(loop, &r->sample, (uint64_t)(LOAD_RATE_INTERVAL * 1e6), load_sample, r);
 }
 
@@ -383,13 +489,45 @@ load_stop(struct ev_loop *loop, void *arg)
 	load_check_done(r);
 }
 
+/* SIGINT (load_interrupt, from the handler): every run ends as soon as it sees the flag, as
+ * a --duration stop does, and its report is printed as usual. A flag polled 10 times a second
+ * rather than a pipe per loop: the threads share it, and nothing can fail in the handler. */
+static volatile sig_atomic_t load_interrupted;
+
+void
+load_interrupt(void)
+{
+	load_interrupted = 1;
+}
+
+static void
+load_intr_check(struct ev_loop *loop, void *arg)
+{
+	struct load_run *r = arg;
+	struct load_conn *lc;
+
+	if (!load_interrupted) {
+		ev_timer_start(loop, &r->intr, 100000, load_intr_check, r);
+		return;
+	}
+	r->stopping = 1;
+	ev_timer_stop(r->loop, &r->tick);
+	ev_timer_stop(r->loop, &r->retry);
+	r->t_end = ev_clock_us();
+	while ((lc = r->active) != NULL)
+		load_conn_free(lc);
+	load_check_done(r);
+}
+
 static int
-load_request(struct load_run *r)
+load_build(struct load_run *r, const char *method, const char *uri, const char *body,
+    size_t body_len, char **out, size_t *out_len)
 {
 	const struct load_opts *o = r->o;
 	const char *ka;
-	char host[300];
+	char host[300], cl[64] = "";
 	int n;
+	char *req;
 
 	/* Host names the first address; a port other than 80 goes with it (RFC 9110 7.2). */
 	snprintf(host, sizeof(host), "%.*s", (int)strcspn(o->server, ","), o->server);
@@ -400,16 +538,44 @@ load_request(struct load_run *r)
 		    o->port);
 	/* As httperf: HTTP/1.0 asks for keep-alive, so that --num-calls works there too. */
 	ka = o->http_minor == 0 ? "Connection: keep-alive\r\n" : "";
-	n = snprintf(NULL, 0, "%s %s HTTP/1.%d\r\nUser-Agent: httpload/%s\r\n%sHost: %s\r\n%s\r\n",
-	    o->method, o->uri, o->http_minor, PACKAGE_VERSION, ka, host,
+	if (body != NULL)
+		snprintf(cl, sizeof(cl), "Content-Length: %zu\r\n", body_len);
+	n = snprintf(NULL, 0, "%s %s HTTP/1.%d\r\nUser-Agent: httpload/%s\r\n%sHost: %s\r\n%s%s"
+	    "\r\n", method, uri, o->http_minor, PACKAGE_VERSION, ka, host, cl,
 	    o->headers ? o->headers : "");
-	if ((r->req = malloc((size_t)n + 1)) == NULL)
+	if ((req = malloc((size_t)n + body_len + 1)) == NULL)
 		return -1;
-	snprintf(r->req, (size_t)n + 1, "%s %s HTTP/1.%d\r\nUser-Agent: httpload/%s\r\n%s"
-	    "Host: %s\r\n%s\r\n", o->method, o->uri, o->http_minor, PACKAGE_VERSION, ka, host,
+	snprintf(req, (size_t)n + 1, "%s %s HTTP/1.%d\r\nUser-Agent: httpload/%s\r\n%s"
+	    "Host: %s\r\n%s%s\r\n", method, uri, o->http_minor, PACKAGE_VERSION, ka, host, cl,
 	    o->headers ? o->headers : "");
-	r->req_len = (size_t)n;
+	if (body != NULL)
+		memcpy(req + n, body, body_len);
+	*out = req;
+	*out_len = (size_t)n + body_len;
+	(void)r;
+	return 0;
+}
+
+static int
+load_request(struct load_run *r)
+{
+	const struct load_opts *o = r->o;
+	size_t i, j, k;
+
+	if (load_build(r, o->method, o->uri, NULL, 0, &r->req, &r->req_len) == -1)
+		return -1;
 	r->head_req = strcmp(o->method, "HEAD") == 0;
+	for (i = 0; i < r->wl.n; i++)
+		for (j = 0; j < r->wl.s[i].n; j++)
+			for (k = 0; k < r->wl.s[i].b[j].n; k++) {
+				struct wlog_req *q = &r->wl.s[i].b[j].r[k];
+				const char *m = q->method ? q->method : o->method;
+
+				if (load_build(r, m, q->uri, q->contents, q->contents_len, &q->req,
+				    &q->req_len) == -1)
+					return -1;
+				q->head_req = strcmp(m, "HEAD") == 0;
+			}
 	return 0;
 }
 
@@ -437,6 +603,8 @@ load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t err
 			goto bad;
 		r.expect = verify_manifest_find(&r.man, o->uri, strlen(o->uri));
 	}
+	if (o->wsesslog != NULL && wlog_load(&r.wl, o->wsesslog, err, errlen) == -1)
+		goto bad;
 	if (load_request(&r) == -1) {
 		tp_seterr(err, errlen, "out of memory");
 		goto bad;
@@ -460,6 +628,7 @@ load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t err
 	ev_timer_start(r.loop, &r.sample, (uint64_t)(LOAD_RATE_INTERVAL * 1e6), load_sample, &r);
 	if (o->duration > 0)
 		ev_timer_start(r.loop, &r.stop, (uint64_t)(o->duration * 1e6), load_stop, &r);
+	ev_timer_start(r.loop, &r.intr, 100000, load_intr_check, &r);
 	if (o->concurrency == 0 && o->rate > 0) {
 		r.next_sched = r.t0;
 		load_start_due(&r);
@@ -486,8 +655,11 @@ bad:
 	ev_timer_stop(r.loop, &r.sample);
 	ev_timer_stop(r.loop, &r.stop);
 	ev_timer_stop(r.loop, &r.retry);
+	ev_timer_stop(r.loop, &r.intr);
 	verify_manifest_free(&r.man);
+	wlog_free(&r.wl);
 	free(r.req);
 	ev_free(r.loop);
+	sess_cache_free();
 	return rc;
 }

@@ -82,6 +82,7 @@ struct sess_opts {
 struct sess *sess_new(struct ev_loop *loop, const struct sess_opts *o,
     const struct sess_cbs *cbs, void *arg, enum load_err *e, char *err, size_t errlen);
 void sess_free(struct sess *s);
+void sess_cache_free(void); /* the calling thread's cache of finished calls, when done */
 /* Calls that can be issued now (0 while connecting or closing). */
 unsigned sess_slots(const struct sess *s);
 /* Issue a request on the next idle stream (round-robin, as the draft says): the call, or
@@ -89,6 +90,8 @@ unsigned sess_slots(const struct sess *s);
 struct sess_call *sess_issue(struct sess *s, const char *req, size_t len, int head_req,
     uint64_t t_sched);
 unsigned sess_outstanding(const struct sess *s);
+/* The next progress may take up to us more than the timeout (httperf's --think-timeout). */
+void sess_grace(struct sess *s, uint64_t us);
 /* No more calls: the session ends (end callback, LOAD_OK) once the outstanding ones are done. */
 void sess_finish(struct sess *s);
 unsigned sess_streams(const struct sess *s); /* usable streams N, 0 before it is up */
@@ -135,10 +138,41 @@ void verify_manifest_free(struct verify_manifest *m);
 const struct verify_entry *verify_manifest_find(const struct verify_manifest *m,
     const char *path, size_t len);
 
+/* ---- wsesslog.c: httperf's --wsesslog file ---- */
+
+struct wlog_req {
+	char *uri, *method, *contents; /* method NULL: --method */
+	size_t contents_len;
+	char *req;               /* built by load.c: the request bytes */
+	size_t req_len;
+	int head_req;
+};
+
+struct wlog_burst {
+	struct wlog_req *r;      /* r[0] first; the others once its reply has come */
+	size_t n;
+	double think;            /* s after the burst; < 0: the default */
+};
+
+struct wlog_sess {
+	struct wlog_burst *b;
+	size_t n;
+	uint64_t calls;
+};
+
+struct wlog {
+	struct wlog_sess *s;
+	size_t n;
+};
+
+int wlog_load(struct wlog *w, const char *file, char *err, size_t errlen);
+void wlog_free(struct wlog *w);
+
 /* ---- report.c: the counters, httperf's report, JSON and CSV ---- */
 
 #define LOAD_LIFE_BINS 100000   /* httperf: 1 ms bins up to 100 s for the median lifetime */
 #define LOAD_RATE_INTERVAL 5.0  /* httperf: reply rate sampled every 5 s */
+#define LOAD_SESS_LEN_MAX 1000  /* the session length histogram's last bin */
 
 struct load_stats {
 	uint64_t conns_issued, conns_connected, max_conns, max_burst;
@@ -153,6 +187,12 @@ struct load_stats {
 	uint64_t req_bytes, hdr_bytes, body_bytes, footer_bytes;
 	uint64_t status[6];
 	uint64_t errors[LOAD_E_NUM];
+	/* --wsess: sessions (each one connection), httperf's session lines */
+	uint64_t sess_ok, sess_failed, sess_conns;
+	double sess_life_sum, sess_fail_sum;
+	uint64_t sess_rate_samples;
+	double sess_rate_sum, sess_rate_sum2, sess_rate_min, sess_rate_max;
+	uint64_t sess_len[LOAD_SESS_LEN_MAX + 1]; /* sessions by calls completed (last: more) */
 	struct hist lat;         /* per call: reply complete - scheduled (rate) or issued */
 	double duration;         /* s */
 	double user, sys;        /* CPU s */
@@ -166,6 +206,7 @@ uint64_t report_errors_total(const struct load_stats *st);
 /* httperf 0.9.0's report, line for line; the corrupt count only when verifying. */
 void report_httperf(FILE *f, const struct load_stats *st, int verify);
 void report_latency(FILE *f, const struct load_stats *st);
+void report_sessions(FILE *f, const struct load_stats *st); /* httperf's, with --wsess */
 void report_json(FILE *f, const struct load_stats *st);
 void report_csv(FILE *f, const struct load_stats *st, int header);
 
@@ -204,9 +245,15 @@ struct load_opts {
 	unsigned rto_min, nodelay;
 	unsigned udp_port, udp_remote_port;
 	unsigned threads;
+	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */
+	double think;            /* s between a burst's last reply and the next burst */
+	unsigned burst_len;      /* calls per burst (--burst-length, default 1) */
+	double think_timeout;    /* s the first reply of a burst may take beyond --timeout */
+	const char *wsesslog;    /* --wsesslog's file (wsess set too; think: the default) */
 	char addr[512];          /* built: "server:port" */
 };
 
 int load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t errlen);
+void load_interrupt(void); /* async-signal-safe: every run stops soon, and reports */
 
 #endif

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,10 @@ static const char usage[] =
 "  --client I/N               this is client I of N (seeds the --period randomness)\n"
 "  --hog                      accepted (the kernel picks ports from its whole range anyway)\n"
 "  --verbose, -v              reply-rate samples, each connection error on stderr\n"
+"  --wsess N,C,T              N sessions (one connection each) of C calls, T s think time\n"
+"  --burst-length L           --wsess: calls per burst (default 1), issued back to back\n"
+"  --think-timeout S          the first reply of a burst may take S s beyond --timeout\n"
+"  --wsesslog N,X,F           N sessions from file F (httperf's format), X s think time\n"
 "transports:\n"
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N                SCTP streams per association (default 1); calls spread over them\n"
@@ -45,6 +50,7 @@ static const char usage[] =
 "                             (lines \"PATH SIZE CRC32hex\"); bad bodies count as corrupt\n"
 "  --threads N                N independent event loops, one merged report\n"
 "  --help, -h   --version, -V\n"
+"SIGINT ends the run early; the report covers what was done until then.\n"
 "exit status: 0 all calls answered, 1 some error counted, 2 bad usage or set-up failure\n";
 
 struct load_thread {
@@ -194,6 +200,59 @@ load_thread_main(void *arg)
 	return NULL;
 }
 
+/* --wsess N,C,T: N sessions of C calls each, T seconds of think time between bursts. */
+static void
+load_wsess(struct load_opts *o, const char *a)
+{
+	double n, c, t;
+	char extra;
+
+	if (sscanf(a, "%lf,%lf,%lf%c", &n, &c, &t, &extra) != 3 || n < 1 || n > 1e15 || c < 1 ||
+	    c > 1e15 || t < 0 || t > 1e6)
+		load_die("--wsess takes N,C,T: sessions, calls per session, think time (s)", a);
+	o->wsess = 1;
+	o->num_conns = (uint64_t)n;
+	o->num_calls = (uint64_t)c;
+	o->think = t;
+}
+
+/* --wsesslog N,X,F: N sessions from file F (in turn), X s of think time by default. */
+static void
+load_wsesslog(struct load_opts *o, const char *a)
+{
+	double n, x;
+	int off = 0;
+
+	if (sscanf(a, "%lf,%lf,%n", &n, &x, &off) != 2 || off == 0 || a[off] == '\0' || n < 1 ||
+	    n > 1e15 || x < 0 || x > 1e6)
+		load_die("--wsesslog takes N,X,F: sessions, default think time (s), file", a);
+	o->wsess = 1;
+	o->num_conns = (uint64_t)n;
+	o->num_calls = 1; /* each session: its own count */
+	o->think = x;
+	o->wsesslog = a + off;
+}
+
+static void
+load_on_sigint(int sig)
+{
+	(void)sig;
+	load_interrupt();
+}
+
+/* SIGINT ends the run early with the report, as httperf's does; a second one kills. */
+static void
+load_catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = load_on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+}
+
 /* No limit on connections but the process's: raise the soft limit to the hard one. */
 static void
 load_raise_nofile(void)
@@ -229,6 +288,7 @@ main(int argc, char **argv)
 		O_MAXCONN, O_PIPED, O_METHOD, O_ADDHDR, O_HTTPV, O_PREPLY, O_PREQ, O_HOG, O_SNDBUF,
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
+		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -266,10 +326,10 @@ main(int argc, char **argv)
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "burst-length", required_argument, NULL, O_UNSUP },
-		{ "think-timeout", required_argument, NULL, O_UNSUP },
-		{ "wsess", required_argument, NULL, O_UNSUP },
-		{ "wsesslog", required_argument, NULL, O_UNSUP },
+		{ "burst-length", required_argument, NULL, O_BURST },
+		{ "think-timeout", required_argument, NULL, O_THINKTO },
+		{ "wsess", required_argument, NULL, O_WSESS },
+		{ "wsesslog", required_argument, NULL, O_WSESSLOG },
 		{ "wlog", required_argument, NULL, O_UNSUP },
 		{ "wset", required_argument, NULL, O_UNSUP },
 		{ "ssl", no_argument, NULL, O_UNSUP },
@@ -299,6 +359,7 @@ main(int argc, char **argv)
 	o.num_conns = 1;
 	o.num_calls = 1;
 	o.max_piped = 1;
+	o.burst_len = 1;
 	o.client_n = 1;
 	o.proto = "tcp";
 	o.streams = 1;
@@ -364,6 +425,15 @@ main(int argc, char **argv)
 		case O_MANIFEST: o.manifest = optarg; o.verify = 1; break;
 		case O_THREADS: o.threads = (unsigned)load_num(optarg, 1, 1024, "thread count");
 			break;
+		case O_BURST: o.burst_len = (unsigned)load_num(optarg, 1, 1e6, "burst length");
+			break;
+		case O_THINKTO: o.think_timeout = load_num(optarg, 0, 1e6, "think timeout"); break;
+		case O_WSESS: load_wsess(&o, optarg);
+			nconns_set = o.num_calls_set = 1;
+			break;
+		case O_WSESSLOG: load_wsesslog(&o, optarg);
+			nconns_set = o.num_calls_set = 1;
+			break;
 		case O_UNSUP:
 			fprintf(stderr, "httpload: --%s is an httperf option httpload does not "
 			    "support (yet)\n", lopts[idx].name);
@@ -401,6 +471,7 @@ main(int argc, char **argv)
 	fflush(stdout);
 	if (report_stats_init(&st) == -1)
 		load_die("out of memory", NULL);
+	load_catch_sigint();
 	if (o.threads <= 1) {
 		if (load_run(&o, &st, err, sizeof(err)) == -1) {
 			fprintf(stderr, "httpload: %s\n", err);
@@ -454,6 +525,8 @@ main(int argc, char **argv)
 	} else {
 		printf("Maximum connect burst length: %llu\n", (unsigned long long)st.max_burst);
 		report_httperf(stdout, &st, o.verify);
+		if (o.wsess)
+			report_sessions(stdout, &st);
 		report_latency(stdout, &st);
 	}
 	/* Calls dropped by a --duration stop are not errors: the closed loop always has some. */

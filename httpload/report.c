@@ -12,6 +12,7 @@ report_stats_init(struct load_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->life_min = DBL_MAX;
 	st->rate_min = DBL_MAX;
+	st->sess_rate_min = DBL_MAX;
 	if ((st->life_hist = calloc(LOAD_LIFE_BINS + 1, sizeof(*st->life_hist))) == NULL)
 		return -1;
 	if (hist_init(&st->lat) == -1) {
@@ -89,6 +90,20 @@ report_stats_merge(struct load_stats *d, const struct load_stats *s)
 	for (i = 0; i < LOAD_E_NUM; i++)
 		d->errors[i] += s->errors[i];
 	hist_merge(&d->lat, &s->lat);
+	d->sess_ok += s->sess_ok;
+	d->sess_failed += s->sess_failed;
+	d->sess_conns += s->sess_conns;
+	d->sess_life_sum += s->sess_life_sum;
+	d->sess_fail_sum += s->sess_fail_sum;
+	d->sess_rate_samples += s->sess_rate_samples;
+	d->sess_rate_sum += s->sess_rate_sum;
+	d->sess_rate_sum2 += s->sess_rate_sum2;
+	if (s->sess_rate_min < d->sess_rate_min)
+		d->sess_rate_min = s->sess_rate_min;
+	if (s->sess_rate_max > d->sess_rate_max)
+		d->sess_rate_max = s->sess_rate_max;
+	for (i = 0; i <= LOAD_SESS_LEN_MAX; i++)
+		d->sess_len[i] += s->sess_len[i];
 }
 
 uint64_t
@@ -213,6 +228,34 @@ report_httperf(FILE *f, const struct load_stats *st, int verify)
 	    (unsigned long long)st->errors[LOAD_E_OTHER]);
 	if (verify)
 		fprintf(f, " corrupt %llu", (unsigned long long)st->errors[LOAD_E_CORRUPT]);
+	fputc('\n', f);
+}
+
+/* httperf 0.9.0's session lines (stat/sess_stat.c), after the Errors lines. */
+void
+report_sessions(FILE *f, const struct load_stats *st)
+{
+	uint64_t n = st->sess_ok + st->sess_failed;
+	size_t i, longest = 0;
+	double delta = st->duration > 0 ? st->duration : 1e-9;
+
+	for (i = 0; i <= LOAD_SESS_LEN_MAX; i++)
+		if (st->sess_len[i] > 0)
+			longest = i;
+	fprintf(f, "\nSession rate [sess/s]: min %.2f avg %.2f max %.2f stddev %.2f (%llu/%llu)\n",
+	    st->sess_rate_samples ? st->sess_rate_min : 0.0, (double)st->sess_ok / delta,
+	    st->sess_rate_samples ? st->sess_rate_max : 0.0,
+	    st->sess_rate_samples > 1 ? report_stddev(st->sess_rate_sum, st->sess_rate_sum2,
+	    st->sess_rate_samples) : 0.0, (unsigned long long)st->sess_ok, (unsigned long long)n);
+	fprintf(f, "Session: avg %.2f connections/session\n",
+	    n ? (double)st->sess_conns / (double)n : 0.0);
+	fprintf(f, "Session lifetime [s]: %.1f\n",
+	    st->sess_ok ? st->sess_life_sum / (double)st->sess_ok : 0.0);
+	fprintf(f, "Session failtime [s]: %.1f\n",
+	    st->sess_failed ? st->sess_fail_sum / (double)st->sess_failed : 0.0);
+	fprintf(f, "Session length histogram:");
+	for (i = 0; i <= longest; i++)
+		fprintf(f, " %llu", (unsigned long long)st->sess_len[i]);
 	fputc('\n', f);
 }
 

@@ -36,10 +36,57 @@ struct sess {
 	struct sess_call *sq, *sqtail; /* requests not wholly sent, in issue order */
 	struct ev_timer timer;
 	uint64_t t_start, t_up, last_progress;
+	uint64_t grace_us;        /* sess_grace: extra time until the next data comes in */
 };
 
 /* One receive buffer per thread: replies are consumed from it before the next read. */
 static __thread char sess_rbuf[65536];
+/* Stream transports: pipelined requests gathered here, to go out in one write. */
+static __thread char sess_wbuf[16384];
+
+/* Finished calls are kept for the next ones, per thread: no malloc per call. */
+#define SESS_FREE_MAX 4096
+static __thread struct sess_call *sess_free_calls;
+static __thread unsigned sess_nfree;
+
+static struct sess_call *
+sess_call_new(void)
+{
+	struct sess_call *k = sess_free_calls;
+
+	if (k == NULL)
+		return calloc(1, sizeof(*k));
+	sess_free_calls = k->next;
+	sess_nfree--;
+	memset(k, 0, sizeof(*k));
+	return k;
+}
+
+void
+sess_cache_free(void)
+{
+	struct sess_call *k;
+
+	while ((k = sess_free_calls) != NULL) {
+		sess_free_calls = k->next;
+		free(k);
+	}
+	sess_nfree = 0;
+}
+
+static void
+sess_call_free(struct sess_call *k)
+{
+	if (k == NULL)
+		return;
+	if (sess_nfree >= SESS_FREE_MAX) {
+		free(k);
+		return;
+	}
+	k->next = sess_free_calls;
+	sess_free_calls = k;
+	sess_nfree++;
+}
 
 static void sess_ev(struct tp_conn *c, unsigned events, void *arg);
 static void sess_deferred(struct ev_loop *loop, void *arg);
@@ -111,11 +158,17 @@ sess_progress(struct sess *s)
 	s->last_progress = ev_now_us(s->loop);
 }
 
+void
+sess_grace(struct sess *s, uint64_t us)
+{
+	s->grace_us = us;
+}
+
 static void
 sess_timer(struct ev_loop *loop, void *arg)
 {
 	struct sess *s = arg;
-	uint64_t now = ev_clock_us(), due = s->last_progress + s->o.timeout_us;
+	uint64_t now = ev_clock_us(), due = s->last_progress + s->o.timeout_us + s->grace_us;
 
 	if (now >= due && (!s->up || s->outstanding > 0)) {
 		sess_end(s, LOAD_E_CLIENT_TIMO, "no progress for %.3f s",
@@ -172,7 +225,7 @@ sess_free(struct sess *s)
 	for (i = 0; s->st != NULL && i < s->nstreams; i++) {
 		for (k = s->st[i].q; k != NULL; k = next) {
 			next = k->next;
-			free(k);
+			sess_call_free(k);
 		}
 		free(s->st[i].buf);
 	}
@@ -250,7 +303,7 @@ sess_issue(struct sess *s, const char *req, size_t len, int head_req, uint64_t t
 
 	if (sess_slots(s) == 0 || (j = sess_pick(s)) < 0)
 		return NULL;
-	if ((k = calloc(1, sizeof(*k))) == NULL)
+	if ((k = sess_call_new()) == NULL)
 		return NULL;
 	s->cursor = ((unsigned)j + 1) % s->nstreams;
 	k->req = req;
@@ -280,6 +333,51 @@ sess_issue(struct sess *s, const char *req, size_t len, int head_req, uint64_t t
 	return k;
 }
 
+/* A byte stream: the pending requests, copied into one buffer, in one write. */
+static int
+sess_flush_gather(struct sess *s)
+{
+	struct tp_msginfo mi;
+	struct sess_call *k;
+	size_t n, len, sent;
+	int rc;
+
+	while (s->sq != NULL) {
+		len = 0;
+		for (k = s->sq; k != NULL && len < sizeof(sess_wbuf); k = k->snext) {
+			n = k->req_len - k->sent;
+			if (n > sizeof(sess_wbuf) - len)
+				n = sizeof(sess_wbuf) - len;
+			memcpy(sess_wbuf + len, k->req + k->sent, n);
+			len += n;
+		}
+		memset(&mi, 0, sizeof(mi));
+		sent = 0;
+		rc = tp_send(s->c, sess_wbuf, len, &mi, &sent);
+		if (rc == TP_RETRY)
+			return 0;
+		if (rc != TP_OK)
+			return sess_end(s, sess_classify(s->c->err), "%s", s->c->err);
+		sess_progress(s);
+		n = sent;
+		while ((k = s->sq) != NULL && n > 0) {
+			size_t take = k->req_len - k->sent < n ? k->req_len - k->sent : n;
+
+			k->sent += take;
+			n -= take;
+			if (k->sent < k->req_len)
+				break;
+			s->sq = k->snext;
+			if (s->sq == NULL)
+				s->sqtail = NULL;
+			k->snext = NULL;
+		}
+		if (sent < len)
+			return 0; /* a short write: the socket is full */
+	}
+	return 0;
+}
+
 static int
 sess_flush(struct sess *s)
 {
@@ -288,6 +386,8 @@ sess_flush(struct sess *s)
 	size_t n, sent;
 	int rc;
 
+	if (!s->msg && s->sq != NULL && s->sq->snext != NULL)
+		return sess_flush_gather(s);
 	while ((k = s->sq) != NULL) {
 		n = k->req_len - k->sent;
 		/* Message types: one SCTP message per request piece, at most 16 KiB (draft). */
@@ -333,7 +433,7 @@ sess_reply_done(struct sess *s, struct sess_stream *st)
 	if (st->q != NULL && st->q->t_first == 0 && st->len > 0)
 		st->q->t_first = k->t_done;
 	s->cbs.done(s, k, s->arg);
-	free(k);
+	sess_call_free(k);
 	return s->ended ? -1 : 1;
 }
 
@@ -370,13 +470,14 @@ sess_body(struct sess *s, struct sess_stream *st, char **pp, size_t *pn)
 			return sess_end(s, LOAD_E_OTHER, "malformed chunked body on stream %u",
 			    k->stream);
 		sess_deliver(s, k, p, dl);
+		/* As httperf: content is the decoded data, the footer the trailer section after
+		 * the last chunk (its final CRLF included); chunk-size lines count as neither. */
+		k->body_bytes += dl;
+		k->footer_bytes = st->ch.trailer_bytes;
 		if (r == -2) {
-			k->body_bytes += n;
 			*pn = 0;
 			return 0;
 		}
-		/* The framing counts as content, so that byte totals are what crossed the wire. */
-		k->body_bytes += n - (size_t)r;
 		*pp = p + dl;
 		*pn = (size_t)r;
 		return sess_reply_done(s, st);
@@ -583,6 +684,7 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 				return;
 			}
 			sess_progress(s);
+			s->grace_us = 0;
 			if (got == 0)
 				continue;
 			/* Draft: PPID 63 is HTTP; 0 (unspecified) is let through for generic tools. */
@@ -594,6 +696,10 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 			if (sess_input(s, (c->ops->caps & TP_CAP_STREAMS) ? mi.stream : 0,
 			    sess_rbuf, got) < 0)
 				return;
+			/* A byte stream that filled less than the buffer is drained: no read
+			 * just to see EAGAIN (the loop is level-triggered; more will wake it). */
+			if (!s->msg && got < sizeof(sess_rbuf))
+				break;
 		}
 	}
 	if (s->sq != NULL && sess_flush(s) < 0)

@@ -4,9 +4,10 @@
 Prints its port on stdout, then serves until killed. MODE: reset (RST after the request),
 silent (reads, never answers), midbody (Content-Length 1000, sends 100 bytes, closes),
 malformed (garbage status line), chunked (a good chunked reply), badchunk (bad chunk size),
-close (a body delimited by closing), corrupt (Content-Length right, bytes wrong).
+close (a body delimited by closing), corrupt (Content-Length right, bytes wrong),
+trailer (a chunked reply in two chunks with a trailer section), slow (a good reply after 0.8 s).
 """
-import socket, struct, sys, threading
+import socket, struct, sys, threading, time
 
 mode = sys.argv[1]
 ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -48,6 +49,15 @@ def serve(c):
             if mode == "chunked":
                 c.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                           b"400\r\n" + BODY + b"\r\n0\r\n\r\n")
+                continue
+            if mode == "trailer":
+                c.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                          b"200;ext=1\r\n" + BODY[:512] + b"\r\n200\r\n" + BODY[512:] +
+                          b"\r\n0\r\nX-Checksum: abc\r\nX-Other: de\r\n\r\n")
+                continue
+            if mode == "slow":
+                time.sleep(0.8)
+                c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1024\r\n\r\n" + BODY)
                 continue
             if mode == "badchunk":
                 c.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")

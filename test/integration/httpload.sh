@@ -153,6 +153,29 @@ for srv in $servers; do
 	ok $? "$name: closed loop 8 x 1 s, --json: replies, no error, p99 ($(head -c 120 "$tmp/j.out"))"
 done
 
+# ---- SIGINT: the run ends early, the report is printed ----
+# shellcheck disable=SC2086
+set -- $servers
+if [ -n "${1:-}" ]; then
+	port=${1##*:}
+	for args in "--concurrency 2 --duration 60" "--rate 50 --num-conns 100000 --num-calls 2" \
+		"--concurrency 4 --duration 60 --threads 2"; do
+		# shellcheck disable=SC2086
+		"$hl" --server 127.0.0.1 --port "$port" --uri /1k.bin $args >"$tmp/i.out" 2>&1 &
+		lp=$!
+		sleep 1
+		kill -INT $lp
+		for _ in $(seq 50); do kill -0 $lp 2>/dev/null || break; sleep 0.1; done
+		kill -0 $lp 2>/dev/null && kill -KILL $lp
+		wait $lp
+		rc=$?
+		d=$(field "$tmp/i.out" '^Total: .* test-duration ([0-9]+)\..*')
+		n=$(field "$tmp/i.out" '^Total: connections [0-9]+ requests [0-9]+ replies ([0-9]+) .*')
+		parses "$tmp/i.out" && [ $rc -eq 0 ] && [ "${d:-99}" -lt 3 ] && [ "${n:-0}" -gt 10 ]
+		ok $? "SIGINT after 1 s ($args): report after ${d}s, $n replies, exit $rc"
+	done
+fi
+
 # ---- errors: each shows in the Errors lines, exit status 1, no crash ----
 errcase() { # errcase MODE REGEX DESCRIPTION [ARGS]
 	local mode=$1 re=$2 desc=$3 port rc
@@ -188,15 +211,115 @@ for _ in $(seq 100); do [ -s "$tmp/bad.port" ] && break; sleep 0.05; done
 grep -q 'replies 9 ' "$tmp/c.out" && grep -q 'corrupt 0$' "$tmp/c.out"
 ok $? "chunked replies: 9 complete, verified"
 
+# footer: httperf's meaning, the trailer section of a chunked reply (chunk-size lines: neither)
+$py "$bad" trailer >"$tmp/bad.port" &
+pids="$pids $!"
+for _ in $(seq 100); do [ -s "$tmp/bad.port" ] && break; sleep 0.05; done
+tport=$(cat "$tmp/bad.port")
+"$hl" --server 127.0.0.1 --port "$tport" --num-conns 2 --num-calls 3 --verify >"$tmp/c.out" 2>&1
+grep -q '^Reply size \[B\]: header 47.0 content 1024.0 footer 32.0 (total 1103.0)$' "$tmp/c.out" &&
+	grep -q 'replies 6 ' "$tmp/c.out" && grep -q 'corrupt 0$' "$tmp/c.out"
+ok $? "chunked with a trailer: content 1024, footer 32 ($(grep '^Reply size' "$tmp/c.out"))"
+if [ "$have_httperf" = 1 ]; then
+	httperf --server 127.0.0.1 --port "$tport" --num-conns 2 --num-calls 3 >"$tmp/hp.out" 2>/dev/null
+	[ "$(counts "$tmp/hp.out")" = "$(counts "$tmp/c.out")" ]
+	ok $? "chunked with a trailer: the same byte counts as httperf"
+fi
+
+# ---- sessions: --wsess, --burst-length, --think-timeout ----
+sess_lines() { sed -nE '/^Session (length|:)/p; s/^(Session rate .*\()/(/p; /^Total/s/ test-duration.*//p' "$1"; }
+set -- $servers
+if [ -n "${1:-}" ]; then
+	port=${1##*:}
+	"$hl" --server 127.0.0.1 --port "$port" --uri /1k.bin --wsess 10,6,0.2 --burst-length 3 \
+		--rate 20 >"$tmp/s.out" 2>&1
+	rc=$?
+	life=$(field "$tmp/s.out" '^Session lifetime \[s\]: ([0-9.]+)$')
+	grep -q '^Total: connections 10 requests 60 replies 60 ' "$tmp/s.out" &&
+		grep -q '^Session rate \[sess/s\]: .* (10/10)$' "$tmp/s.out" &&
+		grep -q '^Session length histogram: 0 0 0 0 0 0 10$' "$tmp/s.out" &&
+		grep -q '^Session: avg 1.00 connections/session$' "$tmp/s.out" &&
+		[ "$life" = 0.2 ] && [ $rc -eq 0 ]
+	ok $? "--wsess 10,6,0.2 --burst-length 3: 10 sessions of 2 bursts, one think time (${life}s)"
+	"$hl" --server 127.0.0.1 --port "$port" --uri /1k.bin --wsess 2,3,0.4 >"$tmp/s2.out" 2>&1
+	life=$(field "$tmp/s2.out" '^Session lifetime \[s\]: ([0-9.]+)$')
+	[ "$life" = 0.8 ]
+	ok $? "--wsess 2,3,0.4 (bursts of 1): two think times per session (${life}s)"
+	if [ "$have_httperf" = 1 ]; then
+		httperf --server 127.0.0.1 --port "$port" --uri /1k.bin --wsess 10,6,0.2 \
+			--burst-length 3 --rate 20 >"$tmp/hp.out" 2>/dev/null
+		diff <(sess_lines "$tmp/hp.out") <(sess_lines "$tmp/s.out") >"$tmp/diff"
+		st=$?
+		[ $st -eq 0 ] || diag "$(cat "$tmp/diff")"
+		ok $st "--wsess: the same session lines as httperf"
+	fi
+fi
+# --wsesslog: httperf's example file, two sessions used in turn
+cat >"$tmp/sess.log" <<'EOF'
+# session 1: a burst of three (its first request alone, then two), think 0.3 s, a POST burst
+/1k.bin think=0.3
+	/300k.bin
+	/empty
+/1k.bin method=POST contents='Post data'
+  /empty
+
+# session 2: a HEAD, then after the default think time a 404
+/1k.bin method=HEAD
+/missing
+EOF
+set -- $servers
+if [ -n "${1:-}" ]; then
+	port=${1##*:}
+	"$hl" --server 127.0.0.1 --port "$port" --wsesslog 4,0.1,"$tmp/sess.log" --rate 10 \
+		--print-request >"$tmp/w.out" 2>&1
+	grep -q '^Total: connections 4 requests 14 replies 14 ' "$tmp/w.out" &&
+		grep -q '^Session rate .*(4/4)$' "$tmp/w.out" &&
+		grep -q '^Session length histogram: 0 0 2 0 0 2$' "$tmp/w.out" &&
+		grep -q '^SH[0-9]*:POST /1k.bin HTTP/1.1$' "$tmp/w.out" && grep -q '^SB[0-9]*:Post data$' "$tmp/w.out" &&
+		[ "$(grep -c '^SS[0-9]*: header [0-9]* content 9$' "$tmp/w.out")" = 2 ] &&
+		grep -q '^SH[0-9]*:HEAD /1k.bin ' "$tmp/w.out" && grep -q '^SH[0-9]*:GET /missing ' "$tmp/w.out"
+	ok $? "--wsesslog: 4 sessions from a file of 2 (14 calls), bursts, POST with contents, HEAD"
+	if [ "$have_httperf" = 1 ]; then
+		"$hl" --server 127.0.0.1 --port "$port" --wsesslog 4,0.1,"$tmp/sess.log" --rate 10 \
+			>"$tmp/w.out" 2>&1
+		httperf --server 127.0.0.1 --port "$port" --wsesslog 4,0.1,"$tmp/sess.log" \
+			--rate 10 >"$tmp/hp.out" 2>/dev/null
+		diff <(sess_lines "$tmp/hp.out"; grep '^Reply status' "$tmp/hp.out") \
+			<(sess_lines "$tmp/w.out"; grep '^Reply status' "$tmp/w.out") >"$tmp/diff"
+		st=$?
+		[ $st -eq 0 ] || diag "$(cat "$tmp/diff")"
+		ok $st "--wsesslog: the same totals, statuses and session lines as httperf"
+	fi
+fi
+printf '/a contents=%s\n' "'open" >"$tmp/bad.log"
+"$hl" --server 127.0.0.1 --port 9 --wsesslog 1,0,"$tmp/bad.log" >/dev/null 2>"$tmp/u.out"
+[ $? -eq 2 ] && grep -q 'line 1: unterminated quote' "$tmp/u.out"
+ok $? "--wsesslog: a bad file is refused with its line (exit 2)"
+
+$py "$bad" slow >"$tmp/bad.port" &
+pids="$pids $!"
+for _ in $(seq 100); do [ -s "$tmp/bad.port" ] && break; sleep 0.05; done
+sport=$(cat "$tmp/bad.port")
+"$hl" --server 127.0.0.1 --port "$sport" --wsess 2,2,0 --timeout 0.4 >"$tmp/t1.out" 2>&1
+"$hl" --server 127.0.0.1 --port "$sport" --wsess 2,2,0 --timeout 0.4 --think-timeout 1 \
+	>"$tmp/t2.out" 2>&1
+rc=$?
+grep -q 'client-timo 2 ' "$tmp/t1.out" && grep -q 'Errors: total 0 ' "$tmp/t2.out" &&
+	grep -q '(2/2)$' "$tmp/t2.out" && grep -q '(0/2)$' "$tmp/t1.out" && [ $rc -eq 0 ]
+ok $? "--think-timeout 1: a reply 0.8 s late is fine (without it: client-timo, sessions failed)"
+
 # ---- usage ----
 "$hl" --help >"$tmp/h.out" 2>&1 && grep -q -- '--num-conns' "$tmp/h.out"
 ok $? "httpload --help"
 "$hl" --no-such-option >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "unrecognized option" "$tmp/u.out"
 ok $? "unknown option: exit 2 with a message"
-"$hl" --wsess 1,1,1 >"$tmp/u.out" 2>&1
+"$hl" --wset 1,1 >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "does not support" "$tmp/u.out"
-ok $? "--wsess: refused clearly"
+ok $? "--wset: refused clearly"
+"$hl" --wsess 1,x,1 >"$tmp/u.out" 2>&1
+[ $? -eq 2 ] && grep -q "wsess takes" "$tmp/u.out"
+ok $? "--wsess with a bad argument: exit 2"
 "$hl" --proto carrier-pigeon >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "unknown transport" "$tmp/u.out"
 ok $? "unknown transport: exit 2"
