@@ -18,6 +18,7 @@ static const struct option config_longopts[] = {
 	{ "host", required_argument, NULL, 'h' },
 	{ "listen", required_argument, NULL, 'L' },
 	{ "dir", required_argument, NULL, 'd' },
+	{ "vhost", no_argument, NULL, 'v' },
 	{ "logfile", required_argument, NULL, 'l' },
 	{ "log-format", required_argument, NULL, OPT_LOGFMT },
 	{ "idle-timeout", required_argument, NULL, 'T' },
@@ -43,7 +44,7 @@ static const struct option config_longopts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 }
 };
-static const char config_shortopts[] = "p:h:L:d:l:T:Di:u:rC:V";
+static const char config_shortopts[] = "p:h:L:d:vl:T:Di:u:rC:V";
 
 void
 config_usage(FILE *f)
@@ -62,6 +63,7 @@ config_usage(FILE *f)
 	    "  --accept-ppid0           take PPID 0 as HTTP too (testing with generic tools)\n"
 	    "Content:\n"
 	    "  -d, --dir DIR            document root (default .)\n"
+	    "  -v, --vhost              virtual hosts: files under DIR/HOST/ (Host, lowercased)\n"
 	    "  --no-sendfile            read file bodies instead of sendfile(2) on TCP\n"
 	    "Limits:\n"
 	    "  -T, --idle-timeout S     close idle connections and stalled ones (default 60)\n"
@@ -193,6 +195,9 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 		return config_add_listen(cf, arg, err, errlen);
 	case 'd':
 		return config_str(&cf->dir, arg);
+	case 'v':
+		cf->vhost = 1;
+		return 0;
 	case 'l':
 		return config_str(&cf->logfile, arg);
 	case OPT_LOGFMT:

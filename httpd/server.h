@@ -29,6 +29,7 @@ struct config_listen {
 
 struct config {
 	char *dir;                    /* document root (-d) */
+	int vhost;                    /* -v: files under dir/HOST/ by the Host header */
 	char *host;                   /* -h: TCP bind address for -p */
 	int port;                     /* -p: TCP port (0: any free one), -1 = none */
 	struct config_listen *listens;

@@ -343,9 +343,10 @@ oom:
 	server_close_after(s, 0);
 }
 
+/* path: what is opened (with -v, below the host's directory); upath: the URL path shown. */
 static void
-http_dir(struct strm *s, const struct http_request *req, const char *path, int fd, int conn_close,
-    int head_only)
+http_dir(struct strm *s, const struct http_request *req, const char *path, const char *upath,
+    int fd, int conn_close, int head_only)
 {
 	char idx[PATH_MAX + 16];
 	struct http_out o = { 0 };
@@ -368,7 +369,7 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, int f
 		}
 		http_close_fd(ifd);
 	}
-	if ((status = file_listing(fd, path, &body, &blen)) != 0) {
+	if ((status = file_listing(fd, upath, &body, &blen)) != 0) {
 		http_error_page(s, req, status, conn_close, NULL, head_only);
 		return;
 	}
@@ -382,10 +383,36 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, int f
 	free(body);
 }
 
+/*
+ * -v: the host's directory name, lowercased (the port is already off). A name that could
+ * leave the root or hide ("..", ".x", "/", NUL, any byte outside [a-z0-9.-_] or "[v6:]"),
+ * or no Host at all (HTTP/1.0), is 0: answer 400. Else the length written to out.
+ */
+static size_t
+http_vhost_dir(const char *host, size_t len, char *out, size_t cap)
+{
+	size_t i;
+
+	if (host == NULL || len == 0 || len >= cap || host[0] == '.')
+		return 0;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)host[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+		    c == '_' || c == '[' || c == ']' || c == ':'))
+			return 0;
+		out[i] = (char)c;
+	}
+	out[len] = '\0';
+	return len;
+}
+
 void
 http_handle(struct strm *s, const struct http_request *req)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], vpath[PATH_MAX + 260], vdir[256];
+	const char *open_path;
 	const char *host;
 	size_t host_len;
 	int keep = http_keep_alive(req->minor_version, req->headers, req->num_headers);
@@ -418,12 +445,21 @@ http_handle(struct strm *s, const struct http_request *req)
 		http_error_page(s, req, 400, conn_close, NULL, head_only);
 		return;
 	}
-	if ((status = file_open(path, &fd, &st)) != 0) {
+	open_path = path;
+	if (server_config()->vhost) {
+		if (http_vhost_dir(host, host_len, vdir, sizeof(vdir)) == 0) {
+			http_error_page(s, req, 400, conn_close, NULL, head_only);
+			return;
+		}
+		snprintf(vpath, sizeof(vpath), "/%s%s", vdir, path);
+		open_path = vpath;
+	}
+	if ((status = file_open(open_path, &fd, &st)) != 0) {
 		http_error_page(s, req, status, conn_close, NULL, head_only);
 		return;
 	}
 	if (S_ISDIR(st.st_mode))
-		http_dir(s, req, path, fd, conn_close, head_only);
+		http_dir(s, req, open_path, path, fd, conn_close, head_only);
 	else
-		http_file(s, req, path, fd, &st, conn_close, head_only);
+		http_file(s, req, open_path, fd, &st, conn_close, head_only);
 }

@@ -7,9 +7,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
 P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
 S=${HTTPD_STREAMS:-$top_builddir/test/unit/test_httpd_streams}
+G=${HTTPGET:-$top_builddir/httpload/httpget}
 
 if [ "$1" != --inner ]; then
-	for f in "$H" "$P" "$S"; do
+	for f in "$H" "$G" "$P" "$S"; do
 		if [ ! -x "$f" ]; then
 			ok 1 "$f not built (make check builds it)"
 			done_testing
@@ -94,6 +95,42 @@ for t in "sctp $b" "sctp1m $((b + 1))"; do
 	timeout 60 "$S" --timeout 30 --dir "$doc" "$1" 127.0.0.1:"$2" $args >"$tmp/s.out" 2>&1
 	[ $? = 0 ] && [ "$(grep -c ' match ' "$tmp/s.out")" = 100 ] && grep -q 'in=100 out=100' "$tmp/s.out"
 	ok $? "$1: 100 concurrent transactions on 100 streams"
+done
+
+# Acceptance: httpget with 1, 10 and 100 URLs on one association, one per stream, each body
+# compared byte for byte (0 B to 1 MiB: the VM is slow under TCG).
+sizes="0 1 1024 102400 1048576"
+for sz in $sizes; do head -c $sz /dev/urandom >"$doc/s$sz"; done
+for n in $(seq 0 99); do
+	set -- $sizes
+	shift $((n % 5))
+	ln "$doc/s$1" "$doc/u$n"
+done
+chmod -R a+rX "$doc"
+mkdir -p "$tmp/dl"
+for sz in $sizes; do
+	rm -f "$tmp/dl/one"
+	timeout 60 "$G" -s -m 30 --proto sctp -o "$tmp/dl/one" http://127.0.0.1:$b/s$sz
+	rc=$?
+	[ $rc = 0 ] && cmp -s "$doc/s$sz" "$tmp/dl/one"
+	ok $? "sctp: httpget, 1 URL, $sz bytes, identical (exit $rc)"
+done
+for t in "sctp $b" "sctp1m $((b + 1))"; do
+	set -- $t
+	for count in 10 100; do
+		rm -f "$tmp/dl"/u*
+		urls=
+		for n in $(seq 0 $((count - 1))); do urls="$urls http://127.0.0.1:$2/u$n"; done
+		timeout 120 "$G" -v -s -m 30 --proto $1 -O "$tmp/dl" $urls 2>"$tmp/hg.err"
+		rc=$?
+		streams=$(sed -n 's/^httpget: .* on stream \([0-9]*\)$/\1/p' "$tmp/hg.err" | sort -un | wc -l)
+		bad=0
+		for n in $(seq 0 $((count - 1))); do cmp -s "$doc/u$n" "$tmp/dl/u$n" || bad=$((bad + 1)); done
+		[ $rc = 0 ] && [ $bad = 0 ] && [ "$streams" = $count ] &&
+		    [ "$(grep -c '^httpget: connected' "$tmp/hg.err")" = 1 ]
+		ok $? "$1: httpget, $count URLs on one association, $count streams, 0 B..1 MiB, identical (exit $rc, $bad differ)"
+		[ $rc = 0 ] || tail -n 5 "$tmp/hg.err" | sed 's/^/# /'
+	done
 done
 
 timeout 30 "$P" --timeout 20 --stream 1 --ppid 63 send sctp 127.0.0.2:$((b + 2)) "$req" \

@@ -305,6 +305,29 @@ stop "$last"
 grep -q '"GET /first.txt HTTP/1.1" 200 6 "http://ref/" "agent \\x22x\\x22"$' "$tmp/combined.log"
 ok $? "-C config file; combined log format with Referer and User-Agent escaped"
 
+# -v: virtual hosts, docroot/HOST/ by the Host header, lowercased, port stripped.
+vh=$tmp/vh
+mkdir -p "$vh/a.example" "$vh/b.example/sub" "$vh/[::1]"
+echo A >"$vh/a.example/index.html"
+echo B >"$vh/b.example/sub/x.txt"
+echo secret >"$vh/top.txt"
+chmod -R a+rX "$vh"
+start vhost -p 0 -h 127.0.0.1 -d "$vh" -v
+vu=http://127.0.0.1:$port
+[ "$(curl -s -H 'Host: a.example' "$vu/")" = A ] &&
+    [ "$(curl -s -H 'Host: B.Example:8080' "$vu/sub/x.txt")" = B ] &&
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: a.example' "$vu/sub/x.txt")" = 404 ]
+ok $? "-v: the Host picks the directory (lowercased, port stripped); hosts do not see each other"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: ..' "$vu/top.txt")" = 400 ] &&
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: .hidden' "$vu/top.txt")" = 400 ] &&
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -0 -H 'Host:' "$vu/top.txt")" = 400 ] &&
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: nosuch.example' "$vu/top.txt")" = 404 ]
+ok $? "-v: Host '..', '.hidden' or none is 400; an unknown host 404, never the root's files"
+curl -s -H 'Host: b.example' "$vu/sub/" | grep -q 'Index of /sub/' &&
+    ! curl -s -H 'Host: b.example' "$vu/sub/" | grep -q 'b.example'
+ok $? "-v: a listing shows the URL path, not the host's directory"
+stop "$last"
+
 "$H" -V | grep -q '^sctphttpd/' && "$H" --help | grep -q -- '--sctp-msg-size'
 ok $? "-V and --help"
 "$H" --no-such-option >/dev/null 2>"$tmp/e"

@@ -2,23 +2,35 @@
 # httpd-bench.sh: sctphttpd against nginx over TCP on the loopback, one worker each, the same
 # files, keep-alive: wrk -t1 -c50 -dSECONDS on a 1 KiB and a 100 KiB file. Not a test: prints
 # requests per second and the ratio (sctphttpd / nginx; the goal is >= 1.0).
-#   test/perf/httpd-bench.sh [SECONDS]     (needs wrk and nginx: apt-get install wrk nginx-light)
+# Then HTTP over usrsctp: httpget fetching a 10 MiB file from sctphttpd (RUNS runs, bytes/s
+# each), against usrsctp's own tsctp sending 16384-byte messages one way for SECONDS; the
+# ratio is the median HTTP run over tsctp (the goal is >= 0.8).
+#   test/perf/httpd-bench.sh [SECONDS]     (needs wrk and nginx: apt-get install wrk nginx-light,
+#                                           and libusrsctp-examples for tsctp)
+#   HTTPD_BENCH=tcp|usrsctp|all (default all)  RUNS=N (default 5)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$here/../..}
 H=${SCTPHTTPD:-$top/sctphttpd}
 D=${1:-5}
+G=${HTTPGET:-$top/httpload/httpget}
+TSCTP=${TSCTP:-/usr/lib/usrsctp/tsctp}
+WHAT=${HTTPD_BENCH:-all}
+RUNS=${RUNS:-5}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 
-for t in wrk "$NGINX" "$H"; do
+need="$H"
+[ "$WHAT" = usrsctp ] || need="$need wrk $NGINX"
+[ "$WHAT" = tcp ] || need="$need $G $TSCTP"
+for t in $need; do
 	command -v "$t" >/dev/null || { echo "httpd-bench: $t missing" >&2; exit 1; }
 done
 tmp=$(mktemp -d /tmp/httpd-bench.XXXXXX)
 chmod 755 "$tmp"
-hpid= npid=
+hpid= npid= upid= tpid=
 cleanup() {
-	[ -n "$hpid" ] && kill "$hpid" 2>/dev/null
-	[ -n "$npid" ] && kill "$npid" 2>/dev/null
+	local p
+	for p in $hpid $npid $upid $tpid; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -26,60 +38,113 @@ trap cleanup EXIT
 mkdir "$tmp/doc" "$tmp/nginx"
 head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
 head -c 102400 /dev/urandom >"$tmp/doc/100k.bin"
+head -c 10485760 /dev/urandom >"$tmp/doc/10m.bin"
 chmod -R a+rX "$tmp/doc"
 
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
-hp=$(free_port)
-np=$(free_port)
+udp_free() {
+	! ss -Huan "sport = :$1" 2>/dev/null | grep -q .
+}
 
-"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h.err" &
-hpid=$!
-cat >"$tmp/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-master_process off;
-error_log $tmp/nginx/error.log;
-pid $tmp/nginx/nginx.pid;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	sendfile on;
-	tcp_nopush on;
-	keepalive_requests 1000000;
-	client_body_temp_path $tmp/nginx;
-	proxy_temp_path $tmp/nginx;
-	fastcgi_temp_path $tmp/nginx;
-	uwsgi_temp_path $tmp/nginx;
-	scgi_temp_path $tmp/nginx;
-	default_type application/octet-stream;
-	server {
-		listen 127.0.0.1:$np;
-		root $tmp/doc;
+bench_tcp() {
+	hp=$(free_port)
+	np=$(free_port)
+
+	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h.err" &
+	hpid=$!
+	cat >"$tmp/nginx/nginx.conf" <<-CONF
+	worker_processes 1;
+	daemon off;
+	master_process off;
+	error_log $tmp/nginx/error.log;
+	pid $tmp/nginx/nginx.pid;
+	events { worker_connections 4096; }
+	http {
+		access_log off;
+		sendfile on;
+		tcp_nopush on;
+		keepalive_requests 1000000;
+		client_body_temp_path $tmp/nginx;
+		proxy_temp_path $tmp/nginx;
+		fastcgi_temp_path $tmp/nginx;
+		uwsgi_temp_path $tmp/nginx;
+		scgi_temp_path $tmp/nginx;
+		default_type application/octet-stream;
+		server {
+			listen 127.0.0.1:$np;
+			root $tmp/doc;
+		}
 	}
-}
-CONF
-"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
-npid=$!
-sleep 0.5
-for u in "http://127.0.0.1:$hp/1k.bin" "http://127.0.0.1:$np/1k.bin"; do
-	curl -sf -o /dev/null "$u" || { echo "httpd-bench: $u does not answer" >&2; cat "$tmp"/*.err >&2; exit 1; }
-done
+	CONF
+	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
+	npid=$!
+	sleep 0.5
+	for u in "http://127.0.0.1:$hp/1k.bin" "http://127.0.0.1:$np/1k.bin"; do
+		curl -sf -o /dev/null "$u" || { echo "httpd-bench: $u does not answer" >&2; cat "$tmp"/*.err >&2; exit 1; }
+	done
 
-rps() {
-	local out
-	out=$(wrk -t1 -c50 -d"$D" "$1" 2>&1)
-	if echo "$out" | grep -q -e 'Socket errors' -e 'Non-2xx'; then
-		echo "httpd-bench: errors with $1:" >&2
-		echo "$out" >&2
-	fi
-	echo "$out" | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
+	rps() {
+		local out
+		out=$(wrk -t1 -c50 -d"$D" "$1" 2>&1)
+		if echo "$out" | grep -q -e 'Socket errors' -e 'Non-2xx'; then
+			echo "httpd-bench: errors with $1:" >&2
+			echo "$out" >&2
+		fi
+		echo "$out" | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
+	}
+
+	printf '%-10s %14s %14s %7s\n' file sctphttpd nginx ratio
+	for f in 1k.bin 100k.bin; do
+		a=$(rps "http://127.0.0.1:$hp/$f")
+		b=$(rps "http://127.0.0.1:$np/$f")
+		printf '%-10s %14s %14s %7s\n' "$f" "$a" "$b" "$(awk "BEGIN { if ($b > 0) printf \"%.2f\", $a / $b }")"
+	done
 }
 
-printf '%-10s %14s %14s %7s\n' file sctphttpd nginx ratio
-for f in 1k.bin 100k.bin; do
-	a=$(rps "http://127.0.0.1:$hp/$f")
-	b=$(rps "http://127.0.0.1:$np/$f")
-	printf '%-10s %14s %14s %7s\n' "$f" "$a" "$b" "$(awk "BEGIN { if ($b > 0) printf \"%.2f\", $a / $b }")"
-done
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
+bench_usrsctp() {
+	local base try su cu tu tcu port i t0 t1 bps all med ts
+	for try in $(seq 1 30); do
+		base=$((30000 + (RANDOM % 1000) * 8))
+		udp_free $base && udp_free $((base + 1)) && udp_free $((base + 2)) &&
+		    udp_free $((base + 3)) && break
+	done
+	su=$base cu=$((base + 1)) tu=$((base + 2)) tcu=$((base + 3)) port=8080
+	"$H" -L usrsctp:127.0.0.1:$port --udp-port $su --udp-remote-port $cu -d "$tmp/doc" \
+	    2>"$tmp/u.err" &
+	upid=$!
+	sleep 0.5
+	all=
+	for i in $(seq 1 "$RUNS"); do
+		t0=$(date +%s%N)
+		if ! "$G" -s --proto usrsctp --udp-encaps-port $cu --udp-port $su -o "$tmp/got" \
+		    http://127.0.0.1:$port/10m.bin || ! cmp -s "$tmp/got" "$tmp/doc/10m.bin"; then
+			echo "httpd-bench: httpget over usrsctp failed" >&2
+			return 1
+		fi
+		t1=$(date +%s%N)
+		bps=$(awk "BEGIN { printf \"%.0f\", 10485760 * 1e9 / ($t1 - $t0) }")
+		all="$all $bps"
+	done
+	kill $upid 2>/dev/null
+	med=$(echo $all | tr ' ' '\n' | median)
+	"$TSCTP" -E $tu -p $port -l 16384 >"$tmp/tsctp.out" 2>/dev/null &
+	tpid=$!
+	sleep 0.5
+	"$TSCTP" -E $tcu -U $tu -p $port -l 16384 -T "$D" 127.0.0.1 >/dev/null 2>&1
+	sleep 1
+	kill $tpid 2>/dev/null
+	# the receiver's summary: length, messages, ..., bytes, seconds, bytes/s, ...
+	ts=$(awk -F', ' 'NF >= 6 && $1 == 16384 { printf "%.0f\n", $6 }' "$tmp/tsctp.out" | tail -n 1)
+	echo
+	echo "HTTP over usrsctp, 10 MiB file (bytes/s; httpget, $RUNS runs):$all"
+	printf '%-34s %14s %14s %7s\n' "usrsctp one way (bytes/s)" "HTTP median" "tsctp -l 16384" ratio
+	printf '%-34s %14s %14s %7s\n' "10 MiB GET vs tsctp ${D}s" "$med" "${ts:-fail}" \
+	    "$(awk "BEGIN { if (\"${ts:-0}\" + 0 > 0) printf \"%.2f\", $med / ${ts:-1}; else print \"n/a\" }")"
+}
+
+[ "$WHAT" = usrsctp ] || bench_tcp
+[ "$WHAT" = tcp ] || bench_usrsctp

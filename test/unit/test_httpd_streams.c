@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ev.h"
 #include "http.h"
@@ -16,6 +17,10 @@
  *   done N stream=S status=C len=L ppid=63 match|MISMATCH|nofile PATH
  * and "bad ppid=P stream=S" for any piece without PPID 63. Exit 0 when everything came
  * back on its own stream, in order per stream, with PPID 63 and the file's bytes.
+ *
+ * --idle N instead opens N associations (a batch at a time, so that the INITs are not lost in
+ * a burst), prints "open N" and holds them, sending nothing, for --timeout seconds. Several
+ * such processes must differ in --local address: their stacks pick SCTP ports independently.
  */
 
 #define MAXREQ 1024
@@ -76,6 +81,44 @@ body_matches(const char *path, const char *body, size_t len)
 	return same;
 }
 
+#define IDLE_BATCH 100
+
+/* Open n idle associations, say so, hold them for hold_s seconds; exit status. */
+static int
+idle_hold(const char *type, const char *addr, const struct tp_opts *o, unsigned n, int hold_s)
+{
+	struct tp_conn **cs;
+	char err[TP_ERRLEN];
+	unsigned i, j, up = 0;
+
+	if ((cs = calloc(n, sizeof(*cs))) == NULL)
+		die("calloc", strerror(errno));
+	for (i = 0; i < n; i += IDLE_BATCH) {
+		unsigned end = i + IDLE_BATCH < n ? i + IDLE_BATCH : n;
+		for (j = i; j < end; j++)
+			if ((cs[j] = tp_connect(type, addr, o, err, sizeof(err))) == NULL) {
+				printf("connect %u: %s\n", j, err);
+				goto out;
+			}
+		for (j = i; j < end; j++) {
+			if (tp_connect_wait(cs[j], 30000) != TP_OK) {
+				printf("connect %u: %s\n", j, cs[j]->err);
+				goto out;
+			}
+			up++;
+		}
+	}
+out:
+	printf("open %u\n", up);
+	fflush(stdout);
+	if (up == n)
+		sleep((unsigned)hold_s);
+	for (i = 0; i < n; i++)
+		tp_conn_free(cs[i]);
+	free(cs);
+	return up == n ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -85,6 +128,8 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, 'S' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "idle", required_argument, NULL, 'i' },
+		{ "local", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbuf *sb;
@@ -93,6 +138,7 @@ main(int argc, char **argv)
 	char err[TP_ERRLEN], buf[65536];
 	unsigned left, i, order = 0, bad = 0;
 	int ch, timeout_s = 30;
+	unsigned idle = 0;
 	uint64_t deadline;
 
 	tp_opts_init(&o);
@@ -104,12 +150,18 @@ main(int argc, char **argv)
 		case 'S': o.streams = (uint16_t)atoi(optarg); break;
 		case 'd': dir = optarg; break;
 		case 't': timeout_s = atoi(optarg); break;
+		case 'i': idle = (unsigned)atoi(optarg); break;
+		case 'l': o.local = optarg; break;
 		default:
 			fprintf(stderr, "usage: test_httpd_streams [--udp-port N] [--udp-remote-port N] "
-			    "[--streams N] [--dir DIR] TYPE ADDR STREAM:PATH...\n");
+			    "[--streams N] [--local ADDR] [--dir DIR] [--timeout S] TYPE ADDR STREAM:PATH...\n"
+			    "       test_httpd_streams [--udp-port N] [--udp-remote-port N] --idle N "
+			    "[--local ADDR] [--timeout S] TYPE ADDR\n");
 			return 2;
 		}
 	}
+	if (idle > 0 && argc - optind == 2)
+		return idle_hold(argv[optind], argv[optind + 1], &o, idle, timeout_s);
 	if (argc - optind < 3)
 		die("usage", "TYPE ADDR STREAM:PATH...");
 	for (i = (unsigned)optind + 2; i < (unsigned)argc && nreqs < MAXREQ; i++) {
