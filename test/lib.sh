@@ -57,3 +57,19 @@ done_testing() {
 	echo "1..$tap_n"
 	[ $tap_failed -eq 0 ]
 }
+
+# scratch NAME: a fresh directory in $tmp and a list of background processes in $pids; at exit
+# the processes are killed and the directory removed.
+scratch() {
+	tmp=$(mktemp -d "/tmp/$1.XXXXXX")
+	pids=
+	trap scratch_cleanup EXIT
+}
+
+scratch_cleanup() {
+	for p in $pids; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}

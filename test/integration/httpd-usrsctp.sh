@@ -17,15 +17,7 @@ for f in "$H" "$G" "$P" "$S" "$E/http_client"; do
 	fi
 done
 
-tmp=$(mktemp -d /tmp/httpd-usrsctp.XXXXXX)
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch httpd-usrsctp
 
 udp_free() {
 	! ss -Huan "sport = :$1" 2>/dev/null | grep -q .

@@ -19,15 +19,7 @@ for t in sox lame mpg123; do
 		exit
 	fi
 done
-tmp=$(mktemp -d /tmp/rtpaudio-3119.XXXXXX)
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch rtpaudio-3119
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
 lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
 lame --quiet -V 2 "$tmp/src.wav" "$tmp/v.mp3"

@@ -18,15 +18,7 @@ for t in sox lame mpg123 gst-launch-1.0 ffmpeg; do
 		exit
 	fi
 done
-tmp=$(mktemp -d /tmp/rtpaudio-interop.XXXXXX)
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch rtpaudio-interop
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
 lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
 mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
