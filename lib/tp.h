@@ -170,6 +170,7 @@ void tp_note(struct tp_conn *c, const char *fmt, ...) __attribute__((format(prin
 int tp_addrs_parse(const char *spec, int family_hint, struct tp_addrs *out, char *err,
     size_t errlen);
 void tp_addr_str(const struct sockaddr *sa, socklen_t len, char *buf, size_t buflen);
+uint16_t tp_addr_port(const struct sockaddr *sa);
 
 /* tp_sock.c: socket helpers shared by the kernel types */
 int tp_sock_nonblock(int fd);

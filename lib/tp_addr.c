@@ -136,3 +136,14 @@ tp_addr_str(const struct sockaddr *sa, socklen_t len, char *buf, size_t buflen)
 		snprintf(buf, buflen, "(family %d)", sa->sa_family);
 	}
 }
+
+/* The port of an IPv4 or IPv6 address, host order; 0 for other families. */
+uint16_t
+tp_addr_port(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	if (sa->sa_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	return 0;
+}

@@ -44,16 +44,6 @@ tp_sctp_pack(const struct tp_addrs *a, unsigned char *buf)
 	return off;
 }
 
-static uint16_t
-tp_sctp_port(const struct sockaddr_storage *ss)
-{
-	if (ss->ss_family == AF_INET)
-		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
-	if (ss->ss_family == AF_INET6)
-		return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
-	return 0;
-}
-
 static void
 tp_sctp_setport(struct sockaddr_storage *ss, uint16_t port)
 {
@@ -241,7 +231,7 @@ tp_sctp_local_str(int fd, const struct tp_addrs *a, char *buf, size_t buflen)
 		tp_addr_str((struct sockaddr *)&ss, len, buf, buflen);
 		return;
 	}
-	port = tp_sctp_port(&ss);
+	port = tp_addr_port((const struct sockaddr *)&ss);
 	buf[0] = '\0';
 	for (i = 0; i < a->n; i++) {
 		ss = a->a[i];
@@ -277,7 +267,7 @@ tp_sctp_connectx(int fd, const struct tp_addrs *a, sctp_assoc_t *id, char *err, 
 	unsigned char packed[TP_MAXADDRS * sizeof(struct sockaddr_storage)];
 
 	*id = 0;
-	if (tp_sctp_port(&a->a[0]) == 0) {
+	if (tp_addr_port((const struct sockaddr *)&a->a[0]) == 0) {
 		tp_seterr(err, errlen, "port 0: nothing to connect to");
 		return TP_ERROR;
 	}

@@ -223,16 +223,6 @@ tp_usrsctp_family(const struct tp_addrs *a)
 	return AF_INET;
 }
 
-static uint16_t
-tp_usrsctp_port_of(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
-	if (sa->sa_family == AF_INET6)
-		return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
-	return 0;
-}
-
 /* The first address with bind, the others added with bindx. */
 static int
 tp_usrsctp_bind(struct socket *so, const struct tp_addrs *a, char *err, size_t errlen)
@@ -574,7 +564,7 @@ tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_
 	if (tp_usrsctp_stack(o, c->err, sizeof(c->err)) == -1)
 		return TP_ERROR;
 	tp_addr_str((const struct sockaddr *)&a->a[0], a->len[0], c->peer, sizeof(c->peer));
-	if (tp_usrsctp_port_of((const struct sockaddr *)&a->a[0]) == 0) {
+	if (tp_addr_port((const struct sockaddr *)&a->a[0]) == 0) {
 		tp_seterr(c->err, sizeof(c->err), "port 0: nothing to connect to");
 		return TP_ERROR;
 	}
@@ -866,7 +856,7 @@ tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct 
 	/* The bound address, with the port the stack chose for port 0. */
 	ss = a->a[0];
 	if ((n = usrsctp_getladdrs(so, 0, &addrs)) > 0) {
-		port = htons(tp_usrsctp_port_of(addrs));
+		port = htons(tp_addr_port(addrs));
 		if (ss.ss_family == AF_INET)
 			((struct sockaddr_in *)&ss)->sin_port = port;
 		else
