@@ -177,6 +177,58 @@ wav_corr(const int16_t *a, const int16_t *b, size_t n)
 	return sab / sqrt(saa * sbb);
 }
 
+/* Best offset of one window of a (frames w0..w0+win) in b, or 0 with *cp -2 if none fits. */
+static long
+wav_align_window(const int16_t *a, const int16_t *b, size_t fb, int ca, size_t w0, size_t win,
+    long maxoff, double *cp)
+{
+	long o, best = 0;
+	double c;
+
+	*cp = -2;
+	for (o = -maxoff; o <= maxoff; o++) {
+		if ((long)w0 + o < 0 || (long)w0 + o + (long)win > (long)fb)
+			continue;
+		c = wav_corr(a + w0 * (size_t)ca, b + (size_t)((long)w0 + o) * (size_t)ca,
+		    win * (size_t)ca);
+		if (c > *cp + 1e-12) {
+			*cp = c;
+			best = o;
+		}
+	}
+	return best;
+}
+
+/* The offset of b against a: the one most windows agree on (ties: higher correlation). */
+static long
+wav_align(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff)
+{
+	enum { NWIN = 7 };
+	long off[NWIN], best = 0;
+	double corr[NWIN], bestc = -3;
+	size_t win = 4096, w0;
+	int i, j, n = 0, votes, bestv = 0;
+
+	if (fa < win)
+		win = fa;
+	for (i = 0; i < NWIN && win > 0; i++) {
+		w0 = (fa - win) * (size_t)(i + 1) / (NWIN + 1);
+		off[n] = wav_align_window(a, b, fb, ca, w0, win, maxoff, &corr[n]);
+		if (corr[n] > 0.5)
+			n++;
+	}
+	for (i = 0; i < n; i++) {
+		for (votes = 0, j = 0; j < n; j++)
+			votes += labs(off[j] - off[i]) <= 1;
+		if (votes > bestv || (votes == bestv && corr[i] > bestc)) {
+			bestv = votes;
+			bestc = corr[i];
+			best = off[i];
+		}
+	}
+	return best;
+}
+
 static void
 wav_usage(FILE *fp)
 {
@@ -200,10 +252,10 @@ wav_compare_main(int argc, char **argv)
 	};
 	char err[256];
 	int16_t *a = NULL, *b = NULL;
-	size_t na = 0, nb = 0, fa, fb, win, w0, ov, i, same = 0;
+	size_t na = 0, nb = 0, fa, fb, ov, i, same = 0;
 	int ra, rb, ca, cb, ch, exact = 0, rc = 2, maxd = 0;
-	long maxoff = 8192, o, best = 0, tol = 1152, count_diff;
-	double bestc = -2, minc = 0.9, c;
+	long maxoff = 8192, best = 0, tol = 1152, count_diff;
+	double minc = 0.9, c;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -233,21 +285,9 @@ wav_compare_main(int argc, char **argv)
 	}
 	fa = na / (size_t)ca;
 	fb = nb / (size_t)ca;
-	/* Align on a window a quarter into the reference, where the audio has started. */
-	win = 4096;
-	w0 = fa / 4;
-	if (w0 + win > fa)
-		win = fa > w0 ? fa - w0 : 0;
-	for (o = -maxoff; o <= maxoff && win > 0; o++) {
-		if ((long)w0 + o < 0 || (long)w0 + o + (long)win > (long)fb)
-			continue;
-		c = wav_corr(a + w0 * (size_t)ca, b + (size_t)((long)w0 + o) * (size_t)ca,
-		    win * (size_t)ca);
-		if (c > bestc + 1e-12) {
-			bestc = c;
-			best = o;
-		}
-	}
+	/* Align on several windows spread over the reference and take the offset most of them
+	 * agree on: one window may fall on a concealed stretch and match anywhere. */
+	best = wav_align(a, fa, b, fb, ca, maxoff);
 	/* overlap of a[k] and b[k + best] */
 	{
 		size_t as = best < 0 ? (size_t)-best : 0, bs = best > 0 ? (size_t)best : 0;
