@@ -10,7 +10,7 @@
 enum {
 	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR,
 	OPT_PPID0, OPT_NOSENDFILE, OPT_DAEMON, OPT_HELP, OPT_MAXLINE, OPT_MAXHEAD, OPT_PIPELINE,
-	OPT_LINGER,
+	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_WORKERS, OPT_MMAP,
 };
 
 static const struct option config_longopts[] = {
@@ -21,7 +21,15 @@ static const struct option config_longopts[] = {
 	{ "vhost", no_argument, NULL, 'v' },
 	{ "logfile", required_argument, NULL, 'l' },
 	{ "log-format", required_argument, NULL, OPT_LOGFMT },
-	{ "idle-timeout", required_argument, NULL, 'T' },
+	{ "idle-timeout", required_argument, NULL, OPT_IDLE },
+	{ "charset", required_argument, NULL, 'T' },
+	{ "max-age", required_argument, NULL, 'M' },
+	{ "throttles", required_argument, NULL, 't' },
+	{ "cgi", required_argument, NULL, 'c' },
+	{ "cgi-timeout", required_argument, NULL, OPT_CGITO },
+	{ "cgi-max-body", required_argument, NULL, OPT_CGIBODY },
+	{ "workers", required_argument, NULL, OPT_WORKERS },
+	{ "mmap-cache", required_argument, NULL, OPT_MMAP },
 	{ "request-timeout", required_argument, NULL, OPT_REQTO },
 	{ "linger", required_argument, NULL, OPT_LINGER },
 	{ "max-conns", required_argument, NULL, OPT_MAXCONNS },
@@ -44,7 +52,7 @@ static const struct option config_longopts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 }
 };
-static const char config_shortopts[] = "p:h:L:d:vl:T:Di:u:rC:V";
+static const char config_shortopts[] = "p:h:L:d:vl:T:M:t:c:Di:u:rC:V";
 
 void
 config_usage(FILE *f)
@@ -64,9 +72,19 @@ config_usage(FILE *f)
 	    "Content:\n"
 	    "  -d, --dir DIR            document root (default .)\n"
 	    "  -v, --vhost              virtual hosts: files under DIR/HOST/ (Host, lowercased)\n"
+	    "  -T, --charset CHARSET    charset of text/ types (default utf-8)\n"
+	    "  -M, --max-age SECONDS    Cache-Control: max-age (and Expires) on files\n"
+	    "  -c, --cgi PATTERN        CGI/1.1 programs: paths matching PATTERN (thttpd's: **.cgi,\n"
+	    "                           cgi-bin/*; '*' within a segment, '**' across, '|' or)\n"
+	    "  --cgi-timeout S          a CGI program is killed after S (default 30; then 504)\n"
+	    "  --cgi-max-body BYTES     request content for a CGI program (default 1048576; 413)\n"
+	    "  -t, --throttles FILE     thttpd throttle file: \"PATTERN MAX\" or \"PATTERN MIN-MAX\"\n"
+	    "                           (bytes/s, shared by all responses matching PATTERN)\n"
 	    "  --no-sendfile            read file bodies instead of sendfile(2) on TCP\n"
+	    "  --mmap-cache BYTES       SCTP bodies from shared file mappings, at most BYTES mapped\n"
+	    "                           (default 268435456; 0: read each piece with pread)\n"
 	    "Limits:\n"
-	    "  -T, --idle-timeout S     close idle connections and stalled ones (default 60)\n"
+	    "  --idle-timeout S         close idle connections and stalled ones (default 60)\n"
 	    "  --request-timeout S      a request head must arrive within S (default 20)\n"
 	    "  --linger S               after Connection: close, wait S for the peer (default 2)\n"
 	    "  --max-conns N            connections and associations (default: from ulimit -n)\n"
@@ -78,6 +96,8 @@ config_usage(FILE *f)
 	    "  --log-format common|combined\n"
 	    "  -D, --foreground         stay in the foreground (the default)\n"
 	    "  --daemon                 fork into the background\n"
+	    "  --workers N              N processes share the TCP and kernel SCTP one-to-one\n"
+	    "                           listeners (default 1; usrsctp and sctp1m: 1 only)\n"
 	    "  -i, --pidfile FILE       write the process id\n"
 	    "  -u, --user USER          drop privileges to USER after binding\n"
 	    "  -r, --chroot             chroot into the document root after binding\n"
@@ -103,6 +123,11 @@ config_init(struct config *cf)
 	cf->sendfile = 1;
 	cf->max_line = HTTP_MAX_LINE_DEFAULT;
 	cf->max_head = HTTP_MAX_HEAD_DEFAULT;
+	cf->cgi_timeout_s = 30;
+	cf->cgi_max_body = 1048576;
+	cf->max_age = -1;
+	cf->workers = 1;
+	cf->mmap_max = 256u << 20;
 }
 
 void
@@ -122,6 +147,9 @@ config_free(struct config *cf)
 	free(cf->logfile);
 	free(cf->pidfile);
 	free(cf->user);
+	free(cf->throttles);
+	free(cf->cgi_pattern);
+	free(cf->charset);
 	memset(cf, 0, sizeof(*cf));
 }
 
@@ -210,10 +238,52 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 			return -1;
 		}
 		return 0;
-	case 'T':
+	case OPT_IDLE:
 		if (config_num(arg, 1, 86400, &v) == -1)
 			goto badnum;
 		cf->idle_timeout_s = (unsigned)v;
+		return 0;
+	case 'T':
+		/* thttpd's -T; ours was the idle timeout once: a number is a mistake. */
+		if (arg[strspn(arg, "0123456789")] == '\0' ||
+		    arg[strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")] != '\0') {
+			snprintf(err, errlen, "-T %s: want a charset name such as utf-8 "
+			    "(the idle timeout is --idle-timeout)", arg);
+			return -1;
+		}
+		return config_str(&cf->charset, arg);
+	case 'M':
+		if (config_num(arg, 0, 100000000, &v) == -1)
+			goto badnum;
+		cf->max_age = (long)v;
+		return 0;
+	case 't':
+		return config_str(&cf->throttles, arg);
+	case 'c':
+		if (*arg == '\0') {
+			snprintf(err, errlen, "-c: empty pattern");
+			return -1;
+		}
+		return config_str(&cf->cgi_pattern, arg);
+	case OPT_CGITO:
+		if (config_num(arg, 1, 86400, &v) == -1)
+			goto badnum;
+		cf->cgi_timeout_s = (unsigned)v;
+		return 0;
+	case OPT_CGIBODY:
+		if (config_num(arg, 0, 1ul << 30, &v) == -1)
+			goto badnum;
+		cf->cgi_max_body = v;
+		return 0;
+	case OPT_WORKERS:
+		if (config_num(arg, 1, 64, &v) == -1)
+			goto badnum;
+		cf->workers = (unsigned)v;
+		return 0;
+	case OPT_MMAP:
+		if (config_num(arg, 0, 1ul << 40, &v) == -1)
+			goto badnum;
+		cf->mmap_max = v;
 		return 0;
 	case OPT_REQTO:
 		if (config_num(arg, 1, 86400, &v) == -1)
@@ -288,10 +358,24 @@ badnum:
 	return -1;
 }
 
+/* thttpd.conf's names for the same things, so that its config files work here too. */
+static const struct {
+	const char *thttpd, *ours;
+} config_aliases[] = {
+	{ "cgipat", "cgi" }, { "throttles", "throttles" }, { "max_age", "max-age" },
+	{ "charset", "charset" }, { "logfile", "logfile" }, { "pidfile", "pidfile" },
+	{ "data_dir", "dir" }, { "debug", "foreground" },
+};
+
 static const struct option *
 config_find(const char *name)
 {
 	const struct option *o;
+	size_t i;
+
+	for (i = 0; i < sizeof(config_aliases) / sizeof(config_aliases[0]); i++)
+		if (strcmp(name, config_aliases[i].thttpd) == 0)
+			name = config_aliases[i].ours;
 
 	for (o = config_longopts; o->name != NULL; o++)
 		if (strcmp(o->name, name) == 0)

@@ -136,6 +136,17 @@ log_prepare(const char *peer, const struct http_request *req, const char *raw_li
 	return out;
 }
 
+/* A CGI response's status is known after the line was prepared: its three digits, in place. */
+void
+log_set_status(struct resp *r, int status)
+{
+	if (r->log == NULL || r->log_split < 4 || status < 100 || status > 999)
+		return;
+	r->log[r->log_split - 4] = (char)('0' + status / 100);
+	r->log[r->log_split - 3] = (char)('0' + status / 10 % 10);
+	r->log[r->log_split - 2] = (char)('0' + status % 10);
+}
+
 void
 log_done(struct resp *r)
 {

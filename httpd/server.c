@@ -41,6 +41,8 @@ struct conn {
 	int draining;               /* close once nothing is pending and drain_until has passed */
 	int eof;                    /* the peer ended its data (TCP FIN) */
 	int lingering;              /* TCP: our side shut after the last response, awaiting FIN */
+	int stalled;                /* TCP: the response at the head has nothing to send now */
+	uint64_t thr_until;         /* a throttle holds some output back until then, 0 = none */
 	unsigned want;
 	char peer[64];              /* address only, for the log */
 };
@@ -67,11 +69,30 @@ static void conn_rewatch(struct conn *cn);
 static void conn_timer_sync(struct conn *cn);
 static void strm_reparse(struct strm *s);
 static void server_on_accept(struct tp_listener *l, void *arg);
+static void strm_ring_pop(struct conn *cn);
 
 struct config *
 server_config(void)
 {
 	return &srv.cf;
+}
+
+struct ev_loop *
+server_loop(void)
+{
+	return srv.loop;
+}
+
+const char *
+server_local(const struct strm *s)
+{
+	return s->cn->tc->from != NULL ? s->cn->tc->from->local : "";
+}
+
+uint16_t
+server_stream_id(const struct strm *s)
+{
+	return s->id;
 }
 
 uint64_t
@@ -196,6 +217,49 @@ server_enqueue(struct strm *s, struct resp *r)
 		strm_ring_add(s->cn, s);
 }
 
+/*
+ * A CGI response has output or has ended. Only watches change here, nothing is sent: the
+ * caller (the program's pipe callback) must not see its response freed under it.
+ */
+void
+server_resp_wake(struct strm *s)
+{
+	struct conn *cn = s->cn;
+
+	if (cn->msg) {
+		if (s->rq != NULL)
+			strm_ring_add(cn, s);
+	} else {
+		cn->stalled = 0;
+	}
+	conn_rewatch(cn);
+}
+
+/* A throttle's wait is over: every stream with output competes again. */
+static void
+conn_unthrottle(struct conn *cn)
+{
+	uint16_t i;
+
+	cn->thr_until = 0;
+	cn->stalled = 0;
+	if (!cn->msg)
+		return;
+	for (i = 0; i < cn->nstreams; i++)
+		if (cn->st[i] != NULL && cn->st[i]->rq != NULL)
+			strm_ring_add(cn, cn->st[i]);
+}
+
+static void
+conn_throttled(struct conn *cn, uint64_t wait_us)
+{
+	uint64_t t = server_now_us() + wait_us;
+
+	if (cn->thr_until == 0 || t < cn->thr_until)
+		cn->thr_until = t;
+	conn_timer_sync(cn);
+}
+
 static void
 strm_resp_done(struct strm *s)
 {
@@ -239,8 +303,12 @@ strm_parse(struct strm *s, const char *buf, size_t len)
 	while (off < len && !s->dead && s->nresp < srv.cf.pipeline_max) {
 		if (s->body_skip > 0) {
 			size_t k = len - off < s->body_skip ? len - off : (size_t)s->body_skip;
+			if (s->body_cgi != NULL)
+				cgi_body(s->body_cgi, buf + off, k);
 			off += k;
 			s->body_skip -= k;
+			if (s->body_skip == 0)
+				s->body_cgi = NULL;
 			continue;
 		}
 		memset(&req, 0, sizeof(req));
@@ -267,7 +335,7 @@ strm_parse(struct strm *s, const char *buf, size_t len)
 		off += (size_t)rc;
 		if (fr.body == HTTP_BODY_LENGTH)
 			s->body_skip = fr.length;
-		http_handle(s, &req);
+		http_handle(s, &req, &fr);
 		/* Chunked content is not decoded by a static server: after the answer, the
 		 * byte stream cannot be followed, so it ends like a framing error. */
 		if (fr.body == HTTP_BODY_CHUNKED && !s->dead) {
@@ -347,6 +415,58 @@ strm_input(struct strm *s, const char *data, size_t len)
 	strm_reparse(s);
 }
 
+/* Forget everything of stream s: what it owes and what it was given; it starts afresh. */
+static void
+strm_forget(struct strm *s)
+{
+	struct resp *r, *next;
+
+	for (r = s->rq; r != NULL; r = next) {
+		next = r->next;
+		log_done(r);
+		resp_free(r);
+		s->cn->pending--;
+	}
+	s->rq = NULL;
+	s->rq_tail = &s->rq;
+	s->nresp = 0;
+	free(s->in);
+	s->in = NULL;
+	s->in_len = s->in_cap = 0;
+	s->head_since = 0;
+	s->body_skip = 0;
+	s->body_cgi = NULL;
+}
+
+/*
+ * The response at the head of stream s (the ring's head) cannot be completed: a file shrank
+ * under it, a CGI program died after its head went out. The draft's "aborting one
+ * transaction": TCP closes; SCTP resets the stream (RFC 6525) where both ends support it and
+ * the rest of the association goes on; else the stream is given up and the association
+ * closes once the other streams are done. Returns -1 when cn is gone.
+ */
+static int
+strm_abort(struct strm *s)
+{
+	struct conn *cn = s->cn;
+
+	if (!cn->msg) {
+		conn_free(cn);
+		return -1;
+	}
+	if (cn->ring_head == s)
+		strm_ring_pop(cn);
+	if (tp_reset_stream(cn->tc, s->id) == TP_OK) {
+		strm_forget(s);
+		s->dead = 0;
+		return 0;
+	}
+	strm_forget(s);
+	s->dead = 1;
+	conn_drain(cn, 0);
+	return 0;
+}
+
 /* --- connections -------------------------------------------------------------------------- */
 
 static void
@@ -388,7 +508,7 @@ conn_touch(struct conn *cn)
 static int
 conn_has_output(const struct conn *cn)
 {
-	return cn->msg ? (cn->olen > 0 || cn->ring_head != NULL) : cn->pending > 0;
+	return cn->msg ? (cn->olen > 0 || cn->ring_head != NULL) : cn->pending > 0 && !cn->stalled;
 }
 
 static int
@@ -452,6 +572,8 @@ conn_deadline(const struct conn *cn)
 			d = t;
 	if (cn->draining && cn->drain_until != 0 && cn->drain_until < d)
 		d = cn->drain_until;
+	if (cn->thr_until != 0 && cn->thr_until < d)
+		d = cn->thr_until;
 	return d;
 }
 
@@ -505,6 +627,8 @@ conn_timer_cb(struct ev_loop *loop, void *arg)
 		conn_free(cn); /* the peer stopped reading */
 		return;
 	}
+	if (cn->thr_until != 0 && now >= cn->thr_until)
+		conn_unthrottle(cn);
 	if (conn_write(cn) == -1 || conn_check(cn) == -1)
 		return;
 	conn_rewatch(cn);
@@ -563,6 +687,20 @@ conn_rewatch(struct conn *cn)
 	}
 }
 
+/* A response whose body is produced as it goes (CGI) and has nothing more yet. */
+static int
+resp_waiting(const struct resp *r)
+{
+	return r->cgi != NULL && !cgi_finished(r->cgi);
+}
+
+/* It ended before its promised end (a CGI program killed or dead after its head). */
+static int
+resp_aborted(const struct resp *r)
+{
+	return r->cgi != NULL && cgi_aborted(r->cgi);
+}
+
 /* TCP: head, then the file by sendfile (or read and send), one response after the other. */
 static int
 conn_write_stream(struct conn *cn)
@@ -571,18 +709,30 @@ conn_write_stream(struct conn *cn)
 	struct resp *r;
 	int rounds = 0, rc;
 
+	cn->stalled = 0;
 	while (s != NULL && (r = s->rq) != NULL) {
 		size_t sent = 0;
 		if (++rounds > SERVER_WRITE_ROUNDS)
 			return 0;
 		if (r->off < r->len) {
 			rc = tp_send(cn->tc, r->buf + r->off, r->len - r->off, NULL, &sent);
-			if (rc == TP_OK)
+			if (rc == TP_OK) {
 				r->off += sent;
+				if (r->cgi != NULL)
+					cgi_drained(r->cgi);
+			}
 		} else if (r->fd != -1 && r->foff < r->fend) {
 			size_t want = (size_t)(r->fend - r->foff);
 			if (want > SERVER_SENDFILE_MAX)
 				want = SERVER_SENDFILE_MAX;
+			if (r->nthr > 0) {
+				uint64_t wait;
+				if ((want = throttle_allow(r, want, server_now_us(), &wait)) == 0) {
+					cn->stalled = 1;
+					conn_throttled(cn, wait);
+					return 0;
+				}
+			}
 			if (cn->use_sendfile) {
 				rc = tp_sendfile(cn->tc, r->fd, &r->foff, want, &sent);
 			} else {
@@ -602,7 +752,15 @@ conn_write_stream(struct conn *cn)
 				conn_free(cn); /* the file shrank: the promised length cannot be kept */
 				return -1;
 			}
+			throttle_take(r, sent);
 			r->body_sent += sent;
+		} else if (resp_aborted(r)) {
+			/* What went out is all there is: closing tells the client it is incomplete. */
+			conn_free(cn);
+			return -1;
+		} else if (resp_waiting(r)) {
+			cn->stalled = 1;
+			return 0;
 		} else {
 			strm_resp_done(s);
 			continue;
@@ -621,6 +779,8 @@ conn_write_stream(struct conn *cn)
 /*
  * The next user message of stream s: the rest of its current response, at most msg_size
  * bytes, head and body together. A new response starts a new message (the draft's SHOULD).
+ * 0: a message is in obuf (or the response is done); 1: nothing to send on s now (a throttle
+ * or a CGI program holds it); -1: the response cannot be completed.
  */
 static int
 conn_build(struct conn *cn, struct strm *s)
@@ -635,22 +795,51 @@ conn_build(struct conn *cn, struct strm *s)
 		memcpy(cn->obuf, r->buf + r->off, n);
 		r->off += n;
 		cn->olen = n;
+		if (r->cgi != NULL)
+			cgi_drained(r->cgi);
 	}
 	if (r->fd != -1 && r->foff < r->fend && cn->olen < cap) {
 		size_t want = cap - cn->olen;
 		ssize_t got;
 		if ((off_t)want > r->fend - r->foff)
 			want = (size_t)(r->fend - r->foff);
+		if (r->nthr > 0) {
+			uint64_t wait;
+			want = throttle_allow(r, want, server_now_us(), &wait);
+			if (want == 0) {
+				conn_throttled(cn, wait);
+				return cn->olen > 0 ? 0 : 1;
+			}
+		}
 		got = pread(r->fd, cn->obuf + cn->olen, want, r->foff);
 		if (got <= 0)
 			return -1;
+		throttle_take(r, (size_t)got);
 		r->foff += got;
 		r->body_sent += (uint64_t)got;
 		cn->olen += (size_t)got;
 	}
-	if (r->off >= r->len && (r->fd == -1 || r->foff >= r->fend))
+	if (r->off >= r->len && (r->fd == -1 || r->foff >= r->fend)) {
+		if (resp_aborted(r))
+			return cn->olen > 0 ? 0 : -1;
+		if (resp_waiting(r))
+			return cn->olen > 0 ? 0 : 1;
 		strm_resp_done(s);
+	}
 	return 0;
+}
+
+/* The ring's head stream has nothing to send now: out of the ring until it has. */
+static void
+strm_ring_pop(struct conn *cn)
+{
+	struct strm *s = cn->ring_head;
+
+	cn->ring_head = s->out_next;
+	if (cn->ring_head == NULL)
+		cn->ring_tail = NULL;
+	s->in_ring = 0;
+	s->out_next = NULL;
 }
 
 /* Message transports: one message per stream with output, in turn (round-robin). */
@@ -666,9 +855,19 @@ conn_write_msg(struct conn *cn)
 				return 0;
 			if (++rounds > SERVER_WRITE_ROUNDS)
 				return 0;
-			if (conn_build(cn, cn->ring_head) == -1) {
-				conn_free(cn);
-				return -1;
+			rc = conn_build(cn, cn->ring_head);
+			if (rc == 1) {
+				strm_ring_pop(cn);
+				continue;
+			}
+			if (rc == -1) {
+				if (strm_abort(cn->ring_head) == -1)
+					return -1;
+				continue;
+			}
+			if (cn->olen == 0) {
+				strm_ring_next(cn); /* a response with nothing left ended */
+				continue;
 			}
 		}
 		memset(&mi, 0, sizeof(mi));
@@ -939,6 +1138,9 @@ server_signal(struct ev_loop *loop, int fd, unsigned events, void *arg)
 		case SIGUSR1:
 			server_graceful();
 			break;
+		case SIGCHLD:
+			cgi_reap();
+			break;
 		case SIGHUP:
 			if (log_reopen() == -1)
 				fprintf(stderr, "sctphttpd: reopening the log failed: %s\n",
@@ -1039,6 +1241,7 @@ server_drop_privileges(char *err, size_t errlen)
 			return -1;
 		}
 		srv.chrooted = 1;
+		file_root_chrooted();
 	}
 	if (pw == NULL)
 		return 0;
@@ -1068,6 +1271,7 @@ server_signals(char *err, size_t errlen)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1 ||
 	    (srv.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) == -1 ||
 	    ev_fd_set(srv.loop, srv.sigfd, EV_READ, server_signal, NULL) == -1) {
@@ -1173,7 +1377,8 @@ main(int argc, char **argv)
 	}
 	if ((srv.loop = ev_new(err, sizeof(err))) == NULL)
 		goto bad;
-	if (file_root_open(srv.cf.dir, err, sizeof(err)) == -1 ||
+	if ((srv.cf.throttles != NULL && throttle_load(srv.cf.throttles, err, sizeof(err)) == -1) ||
+	    file_root_open(srv.cf.dir, err, sizeof(err)) == -1 ||
 	    log_open(srv.cf.logfile, srv.cf.log_combined, err, sizeof(err)) == -1 ||
 	    server_signals(err, sizeof(err)) == -1 ||
 	    server_listen_all(err, sizeof(err)) == -1 ||
@@ -1221,6 +1426,7 @@ bad:
 		close(srv.sigfd);
 	}
 	log_close();
+	throttle_free_all();
 	file_root_close();
 	if (srv.cf.pidfile != NULL && !srv.chrooted && status == 0)
 		unlink(srv.cf.pidfile);

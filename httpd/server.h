@@ -51,13 +51,26 @@ struct config {
 	char *user;                   /* -u */
 	int chroot;                   /* -r */
 	size_t max_line, max_head;    /* request line and header section limits (414, 431) */
+	char *throttles;              /* -t: thttpd throttle file */
+	char *cgi_pattern;            /* -c: thttpd URL pattern of CGI programs */
+	unsigned cgi_timeout_s;       /* --cgi-timeout: a script is killed after it */
+	uint64_t cgi_max_body;        /* --cgi-max-body: request content for a script (413) */
+	long max_age;                 /* -M: Cache-Control max-age of files, -1 = none */
+	char *charset;                /* -T: charset of text types (thttpd's default UTF-8) */
+	unsigned workers;             /* --workers */
+	uint64_t mmap_max;            /* --mmap-cache: bytes mapped at most, 0 = off */
 };
 
-/* A queued response: head (with small bodies inline) then an optional file range. */
+#define RESP_THROTTLES 4
+
+struct cgi;
+
+/* A queued response: head (with small bodies inline) then an optional file range; or a CGI
+ * program's output, which grows in buf while the program runs. */
 struct resp {
 	struct resp *next;
 	char *buf;                    /* head, and the body when it is inline */
-	size_t len, off;
+	size_t len, off, cap;
 	int fd;                       /* file body, -1 when none */
 	off_t foff, fend;
 	uint64_t body_sent;           /* for the log */
@@ -65,6 +78,11 @@ struct resp {
 	int close;                    /* "Connection: close" went out with it */
 	char *log;                    /* preformatted access log line parts, or NULL */
 	size_t log_split;             /* bytes goes between log[..split] and log[split..] */
+	unsigned char thr[RESP_THROTTLES]; /* throttles it counts against */
+	unsigned nthr;
+	double thr_tokens;            /* its bucket, filled at its share of the throttle */
+	uint64_t thr_last;
+	struct cgi *cgi;              /* the program producing it, or NULL */
 };
 
 struct conn;
@@ -82,6 +100,7 @@ struct strm {
 	struct strm *out_next;        /* ring of streams with output (message transports) */
 	int in_ring;
 	int dead;                     /* no more requests are read from it */
+	struct cgi *body_cgi;         /* request content being read goes to this program */
 };
 
 /* server.c: what server_http.c needs from the connection layer */
@@ -92,15 +111,20 @@ int server_is_msg(const struct strm *s);
 int server_draining(const struct strm *s);   /* responses must say Connection: close */
 void server_close_after(struct strm *s, int request_asked); /* Connection: close received */
 uint64_t server_now_us(void);
+struct ev_loop *server_loop(void);
+const char *server_local(const struct strm *s);  /* the listener's address:port */
+uint16_t server_stream_id(const struct strm *s);
+void server_resp_wake(struct strm *s);          /* a response has more to send, or is done */
 
 /* server_http.c: requests to responses */
-void http_handle(struct strm *s, const struct http_request *req);
+void http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr);
 void http_send_error(struct strm *s, int status, int minor_version, int close, const char *raw,
     size_t rawlen);
 struct resp *resp_new(void);
 void resp_free(struct resp *r);
 const char *http_date_now(void);
 const char *http_status_text(int status);
+int http_error_resp(struct resp *r, int status, int minor_version, int close);
 
 /* server_file.c: the document root */
 int file_root_open(const char *dir, char *err, size_t errlen);
@@ -109,6 +133,30 @@ int file_open(const char *path, int *fdp, struct stat *st);  /* 0, or an HTTP st
 const char *file_mime(const char *path);
 int file_listing(int fd, const char *urlpath, char **body, size_t *len);
 size_t file_html_escape(const char *s, size_t n, char *out, size_t cap);
+
+int file_abs_path(const char *path, char *out, size_t cap);  /* root + path, for exec */
+void file_root_chrooted(void);
+
+/* match.c: thttpd's URL patterns */
+int match_pattern(const char *pattern, const char *path);
+
+/* throttle.c: -t FILE */
+int throttle_load(const char *path, char *err, size_t errlen);
+void throttle_free_all(void);
+int throttle_attach(struct resp *r, const char *path);   /* -1: below a MIN, answer 503 */
+void throttle_detach(struct resp *r);
+size_t throttle_allow(struct resp *r, size_t want, uint64_t now, uint64_t *wait_us);
+void throttle_take(struct resp *r, size_t n);
+
+/* cgi.c: -c PATTERN */
+int cgi_start(struct strm *s, const struct http_request *req, const char *path,
+    const char *script_name, const struct stat *st, uint64_t clen, struct resp *r, int conn_close);
+void cgi_body(struct cgi *c, const char *data, size_t n);
+void cgi_drained(struct cgi *c);
+int cgi_finished(const struct cgi *c);
+int cgi_aborted(const struct cgi *c);
+void cgi_free(struct cgi *c);
+void cgi_reap(void);
 
 /* config.c: flags and -C FILE */
 void config_init(struct config *cf);
@@ -123,6 +171,7 @@ int log_reopen(void);
 int log_enabled(void);
 char *log_prepare(const char *peer, const struct http_request *req, const char *raw_line,
     size_t raw_len, int status, size_t *split);
+void log_set_status(struct resp *r, int status);
 void log_done(struct resp *r);
 void log_flush(void);
 void log_close(void);

@@ -34,6 +34,25 @@ file_root_open(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/* After chroot(2) the root is "/" for exec and for the fallback's checks. */
+void
+file_root_chrooted(void)
+{
+	snprintf(file_root_real, sizeof(file_root_real), "/");
+}
+
+int
+file_abs_path(const char *path, char *out, size_t cap)
+{
+	size_t n = strlen(file_root_real);
+	int k;
+
+	if (n == 1)
+		n = 0; /* "/" + "/x" */
+	k = snprintf(out, cap, "%.*s%s%s", (int)n, file_root_real, path[0] == '/' ? "" : "/", path);
+	return k < 0 || (size_t)k >= cap ? -1 : 0;
+}
+
 void
 file_root_close(void)
 {
@@ -151,6 +170,34 @@ static const struct {
 	{ "sh", "text/plain; charset=utf-8" }, { "diff", "text/plain; charset=utf-8" },
 	{ "patch", "text/plain; charset=utf-8" },
 };
+#define FILE_NTYPES (sizeof(file_types) / sizeof(file_types[0]))
+
+/* text/ types carry -T's charset, as in thttpd (UTF-8 unless told otherwise). */
+static const char *
+file_charset(const char *type)
+{
+	static char buf[FILE_NTYPES][128];
+	static char last[64];
+	static int ready;
+	const char *cs = server_config()->charset;
+	size_t i, n;
+
+	if (strncmp(type, "text/", 5) != 0 || cs == NULL)
+		return type;
+	if (!ready || strcmp(last, cs) != 0) {
+		snprintf(last, sizeof(last), "%s", cs);
+		for (i = 0; i < FILE_NTYPES; i++) {
+			n = strcspn(file_types[i].type, ";");
+			snprintf(buf[i], sizeof(buf[i]), "%.*s; charset=%s", (int)n,
+			    file_types[i].type, cs);
+		}
+		ready = 1;
+	}
+	for (i = 0; i < FILE_NTYPES; i++)
+		if (file_types[i].type == type)
+			return buf[i];
+	return type;
+}
 
 const char *
 file_mime(const char *path)
@@ -160,9 +207,9 @@ file_mime(const char *path)
 
 	if (dot == NULL || (slash != NULL && dot < slash) || dot[1] == '\0')
 		return "application/octet-stream";
-	for (i = 0; i < sizeof(file_types) / sizeof(file_types[0]); i++)
+	for (i = 0; i < FILE_NTYPES; i++)
 		if (strcasecmp(dot + 1, file_types[i].ext) == 0)
-			return file_types[i].type;
+			return file_charset(file_types[i].type);
 	return "application/octet-stream";
 }
 

@@ -16,6 +16,7 @@ http_status_text(int status)
 	case 200: return "OK";
 	case 206: return "Partial Content";
 	case 301: return "Moved Permanently";
+	case 302: return "Found";
 	case 304: return "Not Modified";
 	case 400: return "Bad Request";
 	case 403: return "Forbidden";
@@ -26,8 +27,12 @@ http_status_text(int status)
 	case 416: return "Range Not Satisfiable";
 	case 431: return "Request Header Fields Too Large";
 	case 500: return "Internal Server Error";
+	case 411: return "Length Required";
+	case 413: return "Content Too Large";
 	case 501: return "Not Implemented";
+	case 502: return "Bad Gateway";
 	case 503: return "Service Unavailable";
+	case 504: return "Gateway Timeout";
 	case 505: return "HTTP Version Not Supported";
 	}
 	return "Unknown";
@@ -73,6 +78,8 @@ resp_free(struct resp *r)
 		return;
 	if (r->fd != -1)
 		close(r->fd);
+	throttle_detach(r);
+	cgi_free(r->cgi);
 	free(r->buf);
 	free(r->log);
 	free(r);
@@ -178,6 +185,42 @@ http_queue(struct strm *s, const struct http_request *req, const struct http_out
 	http_queue_raw(s, req, o, body, blen, head_only, NULL, 0);
 }
 
+/* r's buffer becomes a whole error response (a CGI program that failed or ran out of time). */
+int
+http_error_resp(struct resp *r, int status, int minor_version, int conn_close)
+{
+	char body[512], head[HTTP_HEAD_MAX];
+	struct http_out o = { 0 };
+	int n, hl;
+
+	n = snprintf(body, sizeof(body),
+	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
+	    "<body><h1>%d %s</h1></body></html>\n",
+	    status, http_status_text(status), status, http_status_text(status));
+	o.status = status;
+	o.minor = minor_version;
+	o.close = conn_close;
+	o.ctype = "text/html; charset=utf-8";
+	o.clen = (uint64_t)n;
+	o.has_clen = 1;
+	if ((hl = http_head(&o, head, sizeof(head))) < 0)
+		return -1;
+	if ((size_t)(hl + n) > r->cap) {
+		char *nb = realloc(r->buf, (size_t)(hl + n));
+		if (nb == NULL)
+			return -1;
+		r->buf = nb;
+		r->cap = (size_t)(hl + n);
+	}
+	memcpy(r->buf, head, (size_t)hl);
+	memcpy(r->buf + hl, body, (size_t)n);
+	r->off = 0;
+	r->len = (size_t)(hl + n);
+	r->body_sent = (uint64_t)n;
+	r->status = status;
+	return 0;
+}
+
 static void
 http_error_page(struct strm *s, const struct http_request *req, int status, int conn_close,
     const char *extra, int head_only)
@@ -248,7 +291,7 @@ static void
 http_file(struct strm *s, const struct http_request *req, const char *path, int fd,
     const struct stat *st, int conn_close, int head_only)
 {
-	char lm[HTTP_DATE_LEN + 1], extra[512], head[HTTP_HEAD_MAX];
+	char lm[HTTP_DATE_LEN + 1], extra[768], head[HTTP_HEAD_MAX], cache[128];
 	struct http_out o = { 0 };
 	struct http_range rg = { 0, 0 };
 	enum http_range_result rr = HTTP_RANGE_IGNORE;
@@ -260,12 +303,21 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 
 	if (http_date_format(st->st_mtime, lm, sizeof(lm)) == 0)
 		lm[0] = '\0';
+	cache[0] = '\0';
+	if (server_config()->max_age >= 0) {
+		/* -M, as thttpd: how long caches may keep it, both ways of saying so. */
+		char exp[HTTP_DATE_LEN + 1];
+		long ma = server_config()->max_age;
+		if (http_date_format(time(NULL) + ma, exp, sizeof(exp)) == 0)
+			exp[0] = '\0';
+		snprintf(cache, sizeof(cache), "Cache-Control: max-age=%ld\r\nExpires: %s\r\n", ma, exp);
+	}
 	o.minor = req->minor_version;
 	o.close = conn_close;
 	o.ctype = file_mime(path);
 	o.extra = extra;
 	if (http_if_modified_since(req, &ims) == 1 && st->st_mtime <= ims) {
-		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n", lm);
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n%s", lm, cache);
 		o.status = 304;
 		o.ctype = NULL;
 		http_queue(s, req, &o, NULL, 0, 1);
@@ -288,12 +340,13 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 		len = rg.last - rg.first + 1;
 		o.status = 206;
 		snprintf(extra, sizeof(extra),
-		    "Last-Modified: %s\r\nAccept-Ranges: bytes\r\nContent-Range: bytes %llu-%llu/%llu\r\n",
-		    lm, (unsigned long long)rg.first, (unsigned long long)rg.last,
+		    "Last-Modified: %s\r\n%sAccept-Ranges: bytes\r\nContent-Range: bytes %llu-%llu/%llu\r\n",
+		    lm, cache, (unsigned long long)rg.first, (unsigned long long)rg.last,
 		    (unsigned long long)size);
 	} else {
 		o.status = 200;
-		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nAccept-Ranges: bytes\r\n", lm);
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n%sAccept-Ranges: bytes\r\n", lm,
+		    cache);
 	}
 	o.clen = len;
 	o.has_clen = 1;
@@ -328,6 +381,12 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 		r->fd = fd;
 		r->foff = (off_t)first;
 		r->fend = (off_t)(first + len);
+		if (throttle_attach(r, path) == -1) {
+			/* A MIN in the throttle file: its share would be too small now. */
+			resp_free(r);
+			http_error_page(s, req, 503, conn_close, NULL, head_only);
+			return;
+		}
 	}
 	r->status = o.status;
 	r->close = o.close;
@@ -408,15 +467,48 @@ http_vhost_dir(const char *host, size_t len, char *out, size_t cap)
 	return len;
 }
 
+/* -c: the program at path runs for this request; its output becomes the response. */
+static void
+http_cgi(struct strm *s, const struct http_request *req, const struct http_framing *fr,
+    const char *path, const char *upath, const struct stat *st, int conn_close)
+{
+	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length : 0;
+	struct resp *r;
+	int status;
+
+	if (fr->body == HTTP_BODY_CHUNKED) {
+		http_error_page(s, req, 411, 1, NULL, 0); /* RFC 3875 wants CONTENT_LENGTH */
+		return;
+	}
+	if (clen > server_config()->cgi_max_body) {
+		http_error_page(s, req, 413, 1, NULL, 0);
+		server_close_after(s, 0);
+		return;
+	}
+	if ((r = resp_new()) == NULL) {
+		server_close_after(s, 0);
+		return;
+	}
+	if (log_enabled())
+		r->log = log_prepare(server_peer(s), req, req->method, http_line_len(req), 200,
+		    &r->log_split);
+	if ((status = cgi_start(s, req, path, upath, st, clen, r, conn_close)) != 0) {
+		resp_free(r);
+		http_error_page(s, req, status, conn_close, NULL, 0);
+		return;
+	}
+	server_enqueue(s, r);
+}
+
 void
-http_handle(struct strm *s, const struct http_request *req)
+http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr)
 {
 	char path[PATH_MAX], vpath[PATH_MAX + 260], vdir[256];
 	const char *open_path;
 	const char *host;
 	size_t host_len;
 	int keep = http_keep_alive(req->minor_version, req->headers, req->num_headers);
-	int conn_close, head_only = req->method_id == HTTP_METHOD_HEAD, fd = -1, status;
+	int conn_close, head_only = req->method_id == HTTP_METHOD_HEAD, fd = -1, status, cgi;
 	struct stat st;
 	ssize_t plen;
 
@@ -425,10 +517,6 @@ http_handle(struct strm *s, const struct http_request *req)
 	conn_close = !keep || server_draining(s);
 	if (req->method_id == HTTP_METHOD_OTHER || req->method_id == HTTP_METHOD_CONNECT) {
 		http_error_page(s, req, 501, conn_close, NULL, 0);
-		return;
-	}
-	if (req->method_id != HTTP_METHOD_GET && req->method_id != HTTP_METHOD_HEAD) {
-		http_error_page(s, req, 405, conn_close, "Allow: GET, HEAD\r\n", 0);
 		return;
 	}
 	if (http_request_host(req, &host, &host_len) == -1 ||
@@ -445,6 +533,14 @@ http_handle(struct strm *s, const struct http_request *req)
 		http_error_page(s, req, 400, conn_close, NULL, head_only);
 		return;
 	}
+	cgi = server_config()->cgi_pattern != NULL &&
+	    match_pattern(server_config()->cgi_pattern, path);
+	if (req->method_id != HTTP_METHOD_GET && req->method_id != HTTP_METHOD_HEAD &&
+	    !(cgi && req->method_id == HTTP_METHOD_POST)) {
+		http_error_page(s, req, 405, conn_close,
+		    cgi ? "Allow: GET, HEAD, POST\r\n" : "Allow: GET, HEAD\r\n", 0);
+		return;
+	}
 	open_path = path;
 	if (server_config()->vhost) {
 		if (http_vhost_dir(host, host_len, vdir, sizeof(vdir)) == 0) {
@@ -458,8 +554,12 @@ http_handle(struct strm *s, const struct http_request *req)
 		http_error_page(s, req, status, conn_close, NULL, head_only);
 		return;
 	}
-	if (S_ISDIR(st.st_mode))
+	if (cgi && S_ISREG(st.st_mode)) {
+		close(fd);
+		http_cgi(s, req, fr, open_path, path, &st, conn_close);
+	} else if (S_ISDIR(st.st_mode)) {
 		http_dir(s, req, open_path, path, fd, conn_close, head_only);
-	else
+	} else {
 		http_file(s, req, open_path, fd, &st, conn_close, head_only);
+	}
 }

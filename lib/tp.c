@@ -297,6 +297,16 @@ tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent)
 	return c->ops->sendfile(c, fd, off, len, sent);
 }
 
+int
+tp_reset_stream(struct tp_conn *c, uint16_t stream)
+{
+	if (c->ops->reset_stream == NULL) {
+		tp_seterr(c->err, sizeof(c->err), "%s: stream reset not supported", c->ops->name);
+		return TP_ERROR;
+	}
+	return c->ops->reset_stream(c, stream);
+}
+
 static void tp_refire(struct ev_loop *loop, void *arg);
 
 /* Keep the level-triggered promise for data the type holds in its own buffers. */

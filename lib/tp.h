@@ -102,6 +102,9 @@ struct tp_type {
 	/* sendfile (may be NULL: not supported): up to len bytes of file fd from *off, which
 	 * advances; a stream type may take part (*sent < len). Byte-stream kernel types only. */
 	int (*sendfile)(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
+	/* reset_stream (may be NULL): RFC 6525 reset of one stream, both directions, to abort
+	 * what is in flight on it; data queued before the request still goes out first. */
+	int (*reset_stream)(struct tp_conn *c, uint16_t stream);
 };
 
 struct tp_conn {
@@ -153,6 +156,8 @@ int tp_send(struct tp_conn *c, const void *buf, size_t len, const struct tp_msgi
 int tp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, size_t *got);
 /* File bytes straight to the connection (TCP): TP_ERROR "not supported" where the type lacks it. */
 int tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
+/* Stream reset (RFC 6525): TP_ERROR "not supported" where the type or the association lacks it. */
+int tp_reset_stream(struct tp_conn *c, uint16_t stream);
 int tp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events, tp_conn_cb *cb, void *arg);
 int tp_rewatch(struct tp_conn *c, unsigned events);
 int tp_wait(struct tp_conn *c, unsigned events, int timeout_ms);
