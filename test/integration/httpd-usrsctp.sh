@@ -202,10 +202,10 @@ rm -rf "$acc" "$tmp/dl"
 # (several would pick the same SCTP ports from the same address); usrsctp's timer and its
 # association lookups grow with the count (on both sides), so opening is superlinear: 3000
 # take 2 s here, 6000 19 s, 10000 90 s on an idle host and 6 minutes on a loaded one. 5000 by
-# default; HTTPD_IDLE_ASSOCS=10000 for the figure. -T leaves them time.
+# default; HTTPD_IDLE_ASSOCS=10000 for the figure. --idle-timeout leaves them time.
 idle_n=${HTTPD_IDLE_ASSOCS:-5000}
 iu=$((base + 4)) icu=$((base + 5))
-"$H" -L usrsctp:127.0.0.1:8083 --udp-port $iu --udp-remote-port $icu -d "$doc" -T 600 \
+"$H" -L usrsctp:127.0.0.1:8083 --udp-port $iu --udp-remote-port $icu -d "$doc" --idle-timeout 600 \
     >"$tmp/idle-srv.out" 2>"$tmp/idle-srv.err" &
 idle_srv=$!
 pids="$pids $idle_srv"

@@ -70,7 +70,7 @@ code() {
 	curl -s -o /dev/null -w '%{http_code}' "$@"
 }
 
-start main -p 0 -h 127.0.0.1 -d "$doc" -l "$tmp/access.log" --request-timeout 2 -T 30
+start main -p 0 -h 127.0.0.1 -d "$doc" -l "$tmp/access.log" --request-timeout 2 --idle-timeout 30
 ok $? "starts and listens on TCP"
 U=http://127.0.0.1:$port
 
