@@ -17,6 +17,7 @@
 #define SERVER_WRITE_ROUNDS 64          /* sends per event before other connections get a turn */
 #define SERVER_SENDFILE_MAX (1u << 20)
 #define SERVER_DRAIN_US 1000000         /* the draft's drain period D, at least 1 s */
+#define SERVER_RESET_RETRY_US 20000     /* a stream reset the stack could not take yet */
 
 /*
  * One connection or association. TCP has one stream; a message transport (SCTP) has N, each
@@ -43,6 +44,8 @@ struct conn {
 	int lingering;              /* TCP: our side shut after the last response, awaiting FIN */
 	int stalled;                /* TCP: the response at the head has nothing to send now */
 	uint64_t thr_until;         /* a throttle holds some output back until then, 0 = none */
+	unsigned resets;            /* streams whose reset is still to be asked */
+	uint64_t reset_retry_us;
 	unsigned want;
 	char peer[64];              /* address only, for the log */
 };
@@ -70,6 +73,7 @@ static void conn_timer_sync(struct conn *cn);
 static void strm_reparse(struct strm *s);
 static void server_on_accept(struct tp_listener *l, void *arg);
 static void strm_ring_pop(struct conn *cn);
+static void strm_reset_try(struct strm *s);
 
 struct config *
 server_config(void)
@@ -456,15 +460,36 @@ strm_abort(struct strm *s)
 	}
 	if (cn->ring_head == s)
 		strm_ring_pop(cn);
-	if (tp_reset_stream(cn->tc, s->id) == TP_OK) {
-		strm_forget(s);
-		s->dead = 0;
-		return 0;
-	}
 	strm_forget(s);
-	s->dead = 1;
-	conn_drain(cn, 0);
+	s->dead = 1; /* what still comes on it belongs to the aborted transaction */
+	s->reset_pending = 1;
+	cn->resets++;
+	strm_reset_try(s);
 	return 0;
+}
+
+/* Ask for the reset; the stack may want the stream's queue drained first (Linux) or have a
+ * request outstanding: the connection's timer asks again. */
+static void
+strm_reset_try(struct strm *s)
+{
+	struct conn *cn = s->cn;
+	int rc = tp_reset_stream(cn->tc, s->id);
+
+	if (rc == TP_RETRY) {
+		cn->reset_retry_us = server_now_us() + SERVER_RESET_RETRY_US;
+		conn_timer_sync(cn);
+		return;
+	}
+	s->reset_pending = 0;
+	cn->resets--;
+	if (rc == TP_OK) {
+		s->dead = 0; /* the next request on it starts afresh */
+		return;
+	}
+	/* No stream reset here: the draft's fallback, the stream is given up and the
+	 * association closes once the transactions on the other streams are done. */
+	conn_drain(cn, 0);
 }
 
 /* --- connections -------------------------------------------------------------------------- */
@@ -574,6 +599,8 @@ conn_deadline(const struct conn *cn)
 		d = cn->drain_until;
 	if (cn->thr_until != 0 && cn->thr_until < d)
 		d = cn->thr_until;
+	if (cn->resets > 0 && cn->reset_retry_us < d)
+		d = cn->reset_retry_us;
 	return d;
 }
 
@@ -629,6 +656,9 @@ conn_timer_cb(struct ev_loop *loop, void *arg)
 	}
 	if (cn->thr_until != 0 && now >= cn->thr_until)
 		conn_unthrottle(cn);
+	for (i = 0; cn->resets > 0 && now >= cn->reset_retry_us && i < cn->nstreams; i++)
+		if (cn->st[i] != NULL && cn->st[i]->reset_pending)
+			strm_reset_try(cn->st[i]);
 	if (conn_write(cn) == -1 || conn_check(cn) == -1)
 		return;
 	conn_rewatch(cn);
@@ -811,9 +841,13 @@ conn_build(struct conn *cn, struct strm *s)
 				return cn->olen > 0 ? 0 : 1;
 			}
 		}
-		got = pread(r->fd, cn->obuf + cn->olen, want, r->foff);
+		if (r->mm != NULL)
+			got = mmc_copy(r->mm, cn->obuf + cn->olen, r->foff, want) == 0 ?
+			    (ssize_t)want : -1;
+		else
+			got = pread(r->fd, cn->obuf + cn->olen, want, r->foff);
 		if (got <= 0)
-			return -1;
+			return -1; /* the file shrank: the promised length cannot be kept */
 		throttle_take(r, (size_t)got);
 		r->foff += got;
 		r->body_sent += (uint64_t)got;
@@ -1377,6 +1411,7 @@ main(int argc, char **argv)
 	}
 	if ((srv.loop = ev_new(err, sizeof(err))) == NULL)
 		goto bad;
+	mmc_init(srv.cf.mmap_max);
 	if ((srv.cf.throttles != NULL && throttle_load(srv.cf.throttles, err, sizeof(err)) == -1) ||
 	    file_root_open(srv.cf.dir, err, sizeof(err)) == -1 ||
 	    log_open(srv.cf.logfile, srv.cf.log_combined, err, sizeof(err)) == -1 ||
@@ -1427,6 +1462,7 @@ bad:
 	}
 	log_close();
 	throttle_free_all();
+	mmc_free_all();
 	file_root_close();
 	if (srv.cf.pidfile != NULL && !srv.chrooted && status == 0)
 		unlink(srv.cf.pidfile);

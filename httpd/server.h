@@ -64,6 +64,7 @@ struct config {
 #define RESP_THROTTLES 4
 
 struct cgi;
+struct mmc_ent;
 
 /* A queued response: head (with small bodies inline) then an optional file range; or a CGI
  * program's output, which grows in buf while the program runs. */
@@ -83,6 +84,7 @@ struct resp {
 	double thr_tokens;            /* its bucket, filled at its share of the throttle */
 	uint64_t thr_last;
 	struct cgi *cgi;              /* the program producing it, or NULL */
+	struct mmc_ent *mm;           /* SCTP: the body from the shared mapping, or NULL */
 };
 
 struct conn;
@@ -101,6 +103,7 @@ struct strm {
 	int in_ring;
 	int dead;                     /* no more requests are read from it */
 	struct cgi *body_cgi;         /* request content being read goes to this program */
+	int reset_pending;            /* an aborted transaction: the stream reset is to be asked */
 };
 
 /* server.c: what server_http.c needs from the connection layer */
@@ -157,6 +160,13 @@ int cgi_finished(const struct cgi *c);
 int cgi_aborted(const struct cgi *c);
 void cgi_free(struct cgi *c);
 void cgi_reap(void);
+
+/* mmc.c: the mmap cache (--mmap-cache) */
+void mmc_init(uint64_t max);
+struct mmc_ent *mmc_get(int fd, const struct stat *st);
+void mmc_put(struct mmc_ent *e);
+int mmc_copy(struct mmc_ent *e, void *dst, off_t off, size_t len);
+void mmc_free_all(void);
 
 /* config.c: flags and -C FILE */
 void config_init(struct config *cf);

@@ -80,6 +80,7 @@ resp_free(struct resp *r)
 		close(r->fd);
 	throttle_detach(r);
 	cgi_free(r->cgi);
+	mmc_put(r->mm);
 	free(r->buf);
 	free(r->log);
 	free(r);
@@ -381,6 +382,8 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 		r->fd = fd;
 		r->foff = (off_t)first;
 		r->fend = (off_t)(first + len);
+		if (server_is_msg(s))
+			r->mm = mmc_get(fd, st);
 		if (throttle_attach(r, path) == -1) {
 			/* A MIN in the throttle file: its share would be too small now. */
 			resp_free(r);

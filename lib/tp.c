@@ -297,6 +297,27 @@ tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent)
 	return c->ops->sendfile(c, fd, off, len, sent);
 }
 
+/* A stream reset event as text: "stream reset incoming: 3 5", "... outgoing denied: 3". */
+void
+tp_note_reset(struct tp_conn *c, unsigned flags, const uint16_t *list, size_t n)
+{
+	char buf[256];
+	size_t i, o = 0;
+	int k;
+
+	for (i = 0; i < n && o < sizeof(buf) - 8; i++) {
+		k = snprintf(buf + o, sizeof(buf) - o, " %u", (unsigned)list[i]);
+		if (k < 0)
+			break;
+		o += (size_t)k;
+	}
+	buf[o < sizeof(buf) ? o : sizeof(buf) - 1] = '\0';
+	/* 0x1 incoming, 0x2 outgoing, 0x4 denied, 0x8 failed: the same in Linux and usrsctp */
+	tp_note(c, "stream reset%s%s%s%s:%s", (flags & 0x1) ? " incoming" : "",
+	    (flags & 0x2) ? " outgoing" : "", (flags & 0x4) ? " denied" : "",
+	    (flags & 0x8) ? " failed" : "", n == 0 ? " all" : buf);
+}
+
 int
 tp_reset_stream(struct tp_conn *c, uint16_t stream)
 {

@@ -103,7 +103,8 @@ struct tp_type {
 	 * advances; a stream type may take part (*sent < len). Byte-stream kernel types only. */
 	int (*sendfile)(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
 	/* reset_stream (may be NULL): RFC 6525 reset of one stream, both directions, to abort
-	 * what is in flight on it; data queued before the request still goes out first. */
+	 * what is in flight on it; data queued before the request still goes out first.
+	 * TP_RETRY: a request is outstanding (or the stack wants the stream drained): later. */
 	int (*reset_stream)(struct tp_conn *c, uint16_t stream);
 };
 
@@ -158,6 +159,7 @@ int tp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, siz
 int tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
 /* Stream reset (RFC 6525): TP_ERROR "not supported" where the type or the association lacks it. */
 int tp_reset_stream(struct tp_conn *c, uint16_t stream);
+void tp_note_reset(struct tp_conn *c, unsigned flags, const uint16_t *list, size_t n);
 int tp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events, tp_conn_cb *cb, void *arg);
 int tp_rewatch(struct tp_conn *c, unsigned events);
 int tp_wait(struct tp_conn *c, unsigned events, int timeout_ms);

@@ -294,6 +294,12 @@ tp_sctp_status(struct tp_conn *c, struct tp_status *st)
 	return tp_sctp_get_status(c->fd, 0, st, c->err, sizeof(c->err));
 }
 
+static int
+tp_sctp_reset_stream(struct tp_conn *c, uint16_t stream)
+{
+	return tp_sctp_reset(c->fd, 0, stream, c->err, sizeof(c->err));
+}
+
 static void
 tp_sctp_close(struct tp_conn *c)
 {
@@ -318,4 +324,5 @@ const struct tp_type tp_type_sctp = {
 	.watch = tp_sctp_watch,
 	.status = tp_sctp_status,
 	.close = tp_sctp_close,
+	.reset_stream = tp_sctp_reset_stream,
 };

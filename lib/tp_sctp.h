@@ -67,5 +67,6 @@ int tp_sctp_sstatus(int fd, sctp_assoc_t id, struct sctp_status *st);
 int tp_sctp_get_status(int fd, sctp_assoc_t id, struct tp_status *st, char *err, size_t errlen);
 void tp_sctp_peer(int fd, sctp_assoc_t id, char *buf, size_t buflen);
 int tp_sctp_sockerr(int fd);
+int tp_sctp_reset(int fd, sctp_assoc_t id, uint16_t sid, char *err, size_t errlen);
 
 #endif

@@ -760,6 +760,14 @@ tp_sctp1m_status(struct tp_conn *c, struct tp_status *st)
 	return tp_sctp_get_status(a->s->fd, a->as.id, st, c->err, sizeof(c->err));
 }
 
+static int
+tp_sctp1m_reset_stream(struct tp_conn *c, uint16_t stream)
+{
+	struct tp_sctp1m_assoc *a = c->impl;
+
+	return tp_sctp_reset(a->s->fd, a->as.id, stream, c->err, sizeof(c->err));
+}
+
 static void
 tp_sctp1m_close(struct tp_conn *c)
 {
@@ -800,4 +808,5 @@ const struct tp_type tp_type_sctp1m = {
 	.pending = tp_sctp1m_pending,
 	.status = tp_sctp1m_status,
 	.close = tp_sctp1m_close,
+	.reset_stream = tp_sctp1m_reset_stream,
 };

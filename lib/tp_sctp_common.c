@@ -83,6 +83,7 @@ tp_sctp_events(int fd, char *err, size_t errlen)
 		SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE, SCTP_SHUTDOWN_EVENT, SCTP_SEND_FAILED_EVENT
 	};
 	struct sctp_event_subscribe es;
+	struct sctp_assoc_value av;
 	struct sctp_event ev;
 	int one = 1, rcvinfo;
 	size_t i;
@@ -103,6 +104,14 @@ tp_sctp_events(int fd, char *err, size_t errlen)
 		}
 		break;
 	}
+	/* Stream reset (4.11+): its events, and a peer's requests taken rather than denied
+	 * (RE-CONFIG itself needs net.sctp.reconf_enable=1). Nothing depends on either. */
+	ev.se_type = SCTP_STREAM_RESET_EVENT;
+	(void)setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev));
+	memset(&av, 0, sizeof(av));
+	av.assoc_id = SCTP_FUTURE_ASSOC;
+	av.assoc_value = SCTP_ENABLE_RESET_STREAM_REQ;
+	(void)setsockopt(fd, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof(av));
 	if (rcvinfo && i == sizeof(types) / sizeof(types[0]))
 		return TP_OK;
 	memset(&es, 0, sizeof(es));
@@ -727,10 +736,52 @@ tp_sctp_note(struct tp_conn *c, struct tp_sctp_as *as, const struct tp_sctp_nbuf
 		if (c != NULL)
 			tp_note(c, "peer shut down the association");
 		break;
+	case SCTP_STREAM_RESET_EVENT:
+		if (c != NULL && nb->len >= sizeof(n->sn_strreset_event))
+			tp_note_reset(c, n->sn_strreset_event.strreset_flags,
+			    n->sn_strreset_event.strreset_stream_list,
+			    (nb->len - sizeof(n->sn_strreset_event)) / sizeof(uint16_t));
+		break;
 	default:
 		break;
 	}
 	tp_sctp_tell(c, as);
+}
+
+/*
+ * RFC 6525 reset of stream sid, both directions. Linux needs the sysctl net.sctp.reconf_enable
+ * on both ends (RE-CONFIG is negotiated at INIT), and refuses while data is queued on the
+ * stream or a request is outstanding: TP_RETRY then.
+ */
+int
+tp_sctp_reset(int fd, sctp_assoc_t id, uint16_t sid, char *err, size_t errlen)
+{
+	struct sctp_assoc_value av;
+	uint32_t buf[(sizeof(struct sctp_reset_streams) + sizeof(uint16_t) + 3) / 4];
+	struct sctp_reset_streams *srs = (struct sctp_reset_streams *)buf;
+
+	memset(&av, 0, sizeof(av));
+	av.assoc_id = id;
+	av.assoc_value = SCTP_ENABLE_RESET_STREAM_REQ;
+	if (setsockopt(fd, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof(av)) == -1) {
+		tp_sock_errno(err, errlen, "SCTP_ENABLE_STREAM_RESET");
+		return TP_ERROR;
+	}
+	memset(buf, 0, sizeof(buf));
+	srs->srs_assoc_id = id;
+	srs->srs_flags = SCTP_STREAM_RESET_INCOMING | SCTP_STREAM_RESET_OUTGOING;
+	srs->srs_number_streams = 1;
+	srs->srs_stream_list[0] = sid;
+	if (setsockopt(fd, IPPROTO_SCTP, SCTP_RESET_STREAMS, srs,
+	    (socklen_t)(sizeof(*srs) + sizeof(uint16_t))) == -1) {
+		if (errno == EAGAIN || errno == EINPROGRESS || errno == EALREADY || errno == EBUSY)
+			return TP_RETRY;
+		tp_sock_errno(err, errlen, errno == ENOPROTOOPT ?
+		    "SCTP_RESET_STREAMS (peer without RE-CONFIG, or net.sctp.reconf_enable=0)" :
+		    "SCTP_RESET_STREAMS");
+		return TP_ERROR;
+	}
+	return TP_OK;
 }
 
 /* Status. */

@@ -135,8 +135,10 @@ static int
 tp_usrsctp_connopts(struct socket *so, const struct tp_opts *o, char *err, size_t errlen)
 {
 	static const uint16_t evs[] = {
-		SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE, SCTP_SEND_FAILED_EVENT, SCTP_SHUTDOWN_EVENT
+		SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE, SCTP_SEND_FAILED_EVENT, SCTP_SHUTDOWN_EVENT,
+		SCTP_STREAM_RESET_EVENT
 	};
+	struct sctp_assoc_value av;
 	struct sctp_event ev;
 	int one = 1;
 	size_t i;
@@ -155,6 +157,13 @@ tp_usrsctp_connopts(struct socket *so, const struct tp_opts *o, char *err, size_
 		    err, errlen) == -1)
 			return -1;
 	}
+	/* A peer's stream reset (RFC 6525) is denied unless this is set: take them. */
+	memset(&av, 0, sizeof(av));
+	av.assoc_id = SCTP_FUTURE_ASSOC;
+	av.assoc_value = SCTP_ENABLE_RESET_STREAM_REQ;
+	if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof(av),
+	    "SCTP_ENABLE_STREAM_RESET", err, errlen) == -1)
+		return -1;
 	if (o->nodelay && tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_NODELAY, &one, sizeof(one),
 	    "SCTP_NODELAY", err, errlen) == -1)
 		return -1;
@@ -380,6 +389,12 @@ tp_usrsctp_notification(struct tp_conn *c, const union sctp_notification *n, siz
 	case SCTP_SHUTDOWN_EVENT:
 		tp_note(c, "peer shut down the association");
 		u->shut = 1;
+		break;
+	case SCTP_STREAM_RESET_EVENT:
+		if (len >= sizeof(n->sn_strreset_event))
+			tp_note_reset(c, n->sn_strreset_event.strreset_flags,
+			    n->sn_strreset_event.strreset_stream_list,
+			    (len - sizeof(n->sn_strreset_event)) / sizeof(uint16_t));
 		break;
 	default:
 		break;
@@ -780,6 +795,37 @@ tp_usrsctp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi,
 	return TP_RETRY; /* a run of notifications: pending() brings us back */
 }
 
+/* RFC 6525, both directions of one stream. usrsctp sends the request itself once what is
+ * queued on the stream has gone; one request may be outstanding at a time (TP_RETRY). */
+static int
+tp_usrsctp_reset_stream(struct tp_conn *c, uint16_t stream)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	struct sctp_assoc_value av;
+	uint32_t buf[(sizeof(struct sctp_reset_streams) + sizeof(uint16_t) + 3) / 4];
+	struct sctp_reset_streams *srs = (struct sctp_reset_streams *)buf;
+
+	memset(&av, 0, sizeof(av));
+	av.assoc_value = SCTP_ENABLE_RESET_STREAM_REQ;
+	if (usrsctp_setsockopt(u->so, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av,
+	    sizeof(av)) == -1) {
+		tp_usrsctp_errno(c->err, sizeof(c->err), "SCTP_ENABLE_STREAM_RESET");
+		return TP_ERROR;
+	}
+	memset(buf, 0, sizeof(buf));
+	srs->srs_flags = SCTP_STREAM_RESET_INCOMING | SCTP_STREAM_RESET_OUTGOING;
+	srs->srs_number_streams = 1;
+	srs->srs_stream_list[0] = stream;
+	if (usrsctp_setsockopt(u->so, IPPROTO_SCTP, SCTP_RESET_STREAMS, srs,
+	    (socklen_t)(sizeof(*srs) + sizeof(uint16_t))) == -1) {
+		if (errno == EALREADY || errno == EBUSY || errno == EAGAIN || errno == EINPROGRESS)
+			return TP_RETRY;
+		tp_usrsctp_errno(c->err, sizeof(c->err), "SCTP_RESET_STREAMS");
+		return TP_ERROR;
+	}
+	return TP_OK;
+}
+
 static int
 tp_usrsctp_status(struct tp_conn *c, struct tp_status *st)
 {
@@ -962,4 +1008,5 @@ const struct tp_type tp_type_usrsctp = {
 	.pending = tp_usrsctp_pending,
 	.status = tp_usrsctp_status,
 	.close = tp_usrsctp_close,
+	.reset_stream = tp_usrsctp_reset_stream,
 };

@@ -1,0 +1,217 @@
+/* mmc.c: thttpd's mmap cache for bodies sent in SCTP messages: each file mapped once and shared
+ * by every response, unused mappings kept in LRU order within a byte bound, a changed file
+ * (size or mtime) mapped afresh; a file truncated under a mapping is caught (SIGBUS). */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "server.h"
+
+#define MMC_BUCKETS 1024
+
+struct mmc_ent {
+	struct mmc_ent *hnext;          /* hash chain (not when stale) */
+	struct mmc_ent *prev, *next;    /* the unused ones, least recently used first */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	char *addr;
+	unsigned refs;
+	int hashed;
+};
+
+static struct {
+	struct mmc_ent *hash[MMC_BUCKETS];
+	struct mmc_ent *lru_head, *lru_tail;
+	uint64_t mapped, max;
+	int sigbus_set;
+} mmc;
+
+static sigjmp_buf mmc_jmp;
+static volatile sig_atomic_t mmc_copying;
+
+static size_t
+mmc_bucket(dev_t dev, ino_t ino)
+{
+	return (size_t)(((uint64_t)ino * 2654435761u) ^ (uint64_t)dev) % MMC_BUCKETS;
+}
+
+static void
+mmc_lru_unlink(struct mmc_ent *e)
+{
+	if (e->prev != NULL)
+		e->prev->next = e->next;
+	else if (mmc.lru_head == e)
+		mmc.lru_head = e->next;
+	if (e->next != NULL)
+		e->next->prev = e->prev;
+	else if (mmc.lru_tail == e)
+		mmc.lru_tail = e->prev;
+	e->prev = e->next = NULL;
+}
+
+static void
+mmc_unhash(struct mmc_ent *e)
+{
+	struct mmc_ent **pp;
+
+	if (!e->hashed)
+		return;
+	for (pp = &mmc.hash[mmc_bucket(e->dev, e->ino)]; *pp != NULL; pp = &(*pp)->hnext)
+		if (*pp == e) {
+			*pp = e->hnext;
+			break;
+		}
+	e->hashed = 0;
+}
+
+static void
+mmc_unmap(struct mmc_ent *e)
+{
+	mmc_unhash(e);
+	mmc_lru_unlink(e);
+	munmap(e->addr, (size_t)e->size);
+	mmc.mapped -= (uint64_t)e->size;
+	free(e);
+}
+
+/* Room for need more bytes: unused mappings go, least recently used first. */
+static int
+mmc_room(uint64_t need)
+{
+	while (mmc.mapped + need > mmc.max && mmc.lru_head != NULL)
+		mmc_unmap(mmc.lru_head);
+	return mmc.mapped + need <= mmc.max ? 0 : -1;
+}
+
+static void
+mmc_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (mmc_copying)
+		siglongjmp(mmc_jmp, 1);
+	signal(sig, SIG_DFL); /* not ours: die of it as before */
+	raise(sig);
+}
+
+void
+mmc_init(uint64_t max)
+{
+	struct sigaction sa;
+
+	mmc.max = max;
+	if (max == 0 || mmc.sigbus_set)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = mmc_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	mmc.sigbus_set = 1;
+}
+
+/* The mapping of the file fd/st is, taking a reference; NULL: read it instead. */
+struct mmc_ent *
+mmc_get(int fd, const struct stat *st)
+{
+	struct mmc_ent *e;
+	size_t b = mmc_bucket(st->st_dev, st->st_ino);
+	void *addr;
+
+	if (mmc.max == 0 || st->st_size <= 0 || (uint64_t)st->st_size > mmc.max / 2)
+		return NULL;
+	for (e = mmc.hash[b]; e != NULL; e = e->hnext)
+		if (e->dev == st->st_dev && e->ino == st->st_ino)
+			break;
+	if (e != NULL && (e->size != st->st_size || e->mtime.tv_sec != st->st_mtim.tv_sec ||
+	    e->mtime.tv_nsec != st->st_mtim.tv_nsec)) {
+		/* Changed on disk: the new content gets a mapping of its own; responses still
+		 * sending from the old one keep it until they are done. */
+		mmc_unhash(e);
+		if (e->refs == 0)
+			mmc_unmap(e);
+		e = NULL;
+	}
+	if (e != NULL) {
+		if (e->refs++ == 0)
+			mmc_lru_unlink(e);
+		return e;
+	}
+	if (mmc_room((uint64_t)st->st_size) == -1)
+		return NULL;
+	addr = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (addr == MAP_FAILED)
+		return NULL;
+	if ((e = calloc(1, sizeof(*e))) == NULL) {
+		munmap(addr, (size_t)st->st_size);
+		return NULL;
+	}
+	e->dev = st->st_dev;
+	e->ino = st->st_ino;
+	e->size = st->st_size;
+	e->mtime = st->st_mtim;
+	e->addr = addr;
+	e->refs = 1;
+	e->hashed = 1;
+	e->hnext = mmc.hash[b];
+	mmc.hash[b] = e;
+	mmc.mapped += (uint64_t)e->size;
+	return e;
+}
+
+void
+mmc_put(struct mmc_ent *e)
+{
+	if (e == NULL || --e->refs > 0)
+		return;
+	if (!e->hashed || mmc.mapped > mmc.max) {
+		mmc_unmap(e);
+		return;
+	}
+	e->prev = mmc.lru_tail;
+	e->next = NULL;
+	if (mmc.lru_tail != NULL)
+		mmc.lru_tail->next = e;
+	else
+		mmc.lru_head = e;
+	mmc.lru_tail = e;
+}
+
+/* len bytes at off into dst; -1 when the file was truncated under the mapping (SIGBUS). */
+int
+mmc_copy(struct mmc_ent *e, void *dst, off_t off, size_t len)
+{
+	if (off < 0 || (uint64_t)off + len > (uint64_t)e->size)
+		return -1;
+	if (sigsetjmp(mmc_jmp, 1) != 0) {
+		mmc_copying = 0;
+		mmc_unhash(e); /* no new response takes it; the next one maps the file afresh */
+		return -1;
+	}
+	mmc_copying = 1;
+	memcpy(dst, e->addr + off, len);
+	mmc_copying = 0;
+	return 0;
+}
+
+void
+mmc_free_all(void)
+{
+	size_t i;
+
+	while (mmc.lru_head != NULL)
+		mmc_unmap(mmc.lru_head);
+	for (i = 0; i < MMC_BUCKETS; i++)
+		while (mmc.hash[i] != NULL) {
+			struct mmc_ent *e = mmc.hash[i];
+			if (e->refs > 0) {
+				mmc_unhash(e); /* freed by its last mmc_put */
+				continue;
+			}
+			mmc_unmap(e);
+		}
+}
