@@ -21,6 +21,7 @@ struct mmc_ent {
 	char *addr;
 	unsigned refs;
 	int hashed;
+	uint64_t unused_since;          /* us, when refs fell to 0 */
 };
 
 static struct {
@@ -172,6 +173,7 @@ mmc_put(struct mmc_ent *e)
 		mmc_unmap(e);
 		return;
 	}
+	e->unused_since = server_now_us();
 	e->prev = mmc.lru_tail;
 	e->next = NULL;
 	if (mmc.lru_tail != NULL)
@@ -196,6 +198,30 @@ mmc_copy(struct mmc_ent *e, void *dst, off_t off, size_t len)
 	memcpy(dst, e->addr + off, len);
 	mmc_copying = 0;
 	return 0;
+}
+
+/* Unused mappings older than age_us go (0: all of them): a file deleted or replaced on disk
+ * must not keep its space, nor its old content, mapped for ever. */
+void
+mmc_expire(uint64_t age_us)
+{
+	uint64_t now = server_now_us();
+
+	while (mmc.lru_head != NULL && now - mmc.lru_head->unused_since >= age_us)
+		mmc_unmap(mmc.lru_head);
+}
+
+void
+mmc_stats(uint64_t *bytes, unsigned *files)
+{
+	struct mmc_ent *e;
+	size_t i;
+
+	*bytes = mmc.mapped;
+	*files = 0;
+	for (i = 0; i < MMC_BUCKETS; i++)
+		for (e = mmc.hash[i]; e != NULL; e = e->hnext)
+			(*files)++;
 }
 
 void

@@ -18,6 +18,7 @@
 #define SERVER_SENDFILE_MAX (1u << 20)
 #define SERVER_DRAIN_US 1000000         /* the draft's drain period D, at least 1 s */
 #define SERVER_RESET_RETRY_US 20000     /* a stream reset the stack could not take yet */
+#define SERVER_MMC_AGE_US 60000000      /* an unused file mapping is kept this long */
 
 /*
  * One connection or association. TCP has one stream; a message transport (SCTP) has N, each
@@ -573,13 +574,26 @@ conn_free(struct conn *cn)
 		strm_free(cn->st[i]);
 	free(cn->st);
 	free(cn->obuf);
-	tp_conn_free(cn->tc); /* safe inside its callback: tp delays it until the callback returns */
+	if (cn->tc != NULL) /* safe inside its callback: tp delays it until it returns */
+		tp_conn_free(cn->tc);
 	conn_lru_unlink(cn);
 	free(cn);
 	srv.nconns--;
 	if (srv.graceful && srv.nconns == 0)
 		ev_stop(srv.loop);
 	server_accept_resume();
+}
+
+/* A peer that stopped responding: a graceful shutdown would wait on it too (and usrsctp
+ * keeps the process at exit for it), so the association goes with an ABORT. */
+static void
+conn_abort(struct conn *cn)
+{
+	struct tp_conn *tc = cn->tc;
+
+	cn->tc = NULL;
+	conn_free(cn);
+	tp_conn_abort(tc);
 }
 
 /* The earliest moment the timer has something to do. */
@@ -595,7 +609,10 @@ conn_deadline(const struct conn *cn)
 		if (cn->st[i] != NULL && cn->st[i]->head_since != 0 &&
 		    (t = cn->st[i]->head_since + (uint64_t)srv.cf.request_timeout_s * 1000000) < d)
 			d = t;
-	if (cn->draining && cn->drain_until != 0 && cn->drain_until < d)
+	/* Only a drain period still to come: once past, it waits on the responses, and a
+	 * deadline in the past would fire the timer again at once, for ever (a peer gone
+	 * silent while SIGUSR1 drains: a busy loop until the idle limit). */
+	if (cn->draining && cn->drain_until > server_now_us() && cn->drain_until < d)
 		d = cn->drain_until;
 	if (cn->thr_until != 0 && cn->thr_until < d)
 		d = cn->thr_until;
@@ -650,8 +667,9 @@ conn_timer_cb(struct ev_loop *loop, void *arg)
 		conn_free(cn); /* idle: on SCTP nothing is outstanding, so SHUTDOWN at once */
 		return;
 	}
-	if (now - cn->last_us >= (uint64_t)srv.cf.idle_timeout_s * 1000000 && cn->pending > 0) {
-		conn_free(cn); /* the peer stopped reading */
+	if (now - cn->last_us >= (uint64_t)srv.cf.idle_timeout_s * 1000000 &&
+	    (cn->pending > 0 || cn->olen > 0)) {
+		conn_abort(cn); /* the peer stopped reading, or vanished */
 		return;
 	}
 	if (cn->thr_until != 0 && now >= cn->thr_until)
@@ -1156,6 +1174,19 @@ server_graceful(void)
 		ev_stop(srv.loop);
 }
 
+/* SIGUSR2, as thttpd's: a line of statistics; unused mappings go at once. */
+static void
+server_stats(void)
+{
+	uint64_t bytes;
+	unsigned files;
+
+	mmc_expire(0);
+	mmc_stats(&bytes, &files);
+	fprintf(stderr, "sctphttpd: %ld connections and associations, mmap cache %u files "
+	    "%llu bytes\n", srv.nconns, files, (unsigned long long)bytes);
+}
+
 static void
 server_signal(struct ev_loop *loop, int fd, unsigned events, void *arg)
 {
@@ -1175,6 +1206,9 @@ server_signal(struct ev_loop *loop, int fd, unsigned events, void *arg)
 		case SIGCHLD:
 			cgi_reap();
 			break;
+		case SIGUSR2:
+			server_stats();
+			break;
 		case SIGHUP:
 			if (log_reopen() == -1)
 				fprintf(stderr, "sctphttpd: reopening the log failed: %s\n",
@@ -1189,6 +1223,7 @@ server_tick(struct ev_loop *loop, void *arg)
 {
 	(void)arg;
 	log_flush();
+	mmc_expire(SERVER_MMC_AGE_US);
 	server_accept_resume();
 	ev_timer_start(loop, &srv.tick, 1000000, server_tick, NULL);
 }
@@ -1306,6 +1341,7 @@ server_signals(char *err, size_t errlen)
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGUSR2);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1 ||
 	    (srv.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) == -1 ||
 	    ev_fd_set(srv.loop, srv.sigfd, EV_READ, server_signal, NULL) == -1) {
@@ -1451,8 +1487,12 @@ bad:
 	if (ready_fd != -1)
 		close(ready_fd);
 	srv.graceful = 1; /* no listener comes back while the connections go */
-	while ((cn = srv.lru_head) != NULL)
-		conn_free(cn);
+	while ((cn = srv.lru_head) != NULL) {
+		if (cn->pending > 0 || cn->olen > 0)
+			conn_abort(cn); /* what it still owes will never go */
+		else
+			conn_free(cn);
+	}
 	server_stop_accepting();
 	free(srv.ls);
 	ev_timer_stop(srv.loop, &srv.tick);

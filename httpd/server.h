@@ -166,6 +166,8 @@ void mmc_init(uint64_t max);
 struct mmc_ent *mmc_get(int fd, const struct stat *st);
 void mmc_put(struct mmc_ent *e);
 int mmc_copy(struct mmc_ent *e, void *dst, off_t off, size_t len);
+void mmc_expire(uint64_t age_us);
+void mmc_stats(uint64_t *bytes, unsigned *files);
 void mmc_free_all(void);
 
 /* config.c: flags and -C FILE */

@@ -318,6 +318,20 @@ tp_note_reset(struct tp_conn *c, unsigned flags, const uint16_t *list, size_t n)
 	    (flags & 0x8) ? " failed" : "", n == 0 ? " all" : buf);
 }
 
+void
+tp_conn_abort(struct tp_conn *c)
+{
+	struct linger l = { 1, 0 };
+
+	if (c == NULL)
+		return;
+	if (c->ops->abort != NULL)
+		c->ops->abort(c);
+	else if (c->fd != -1)
+		(void)setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	tp_conn_free(c);
+}
+
 int
 tp_reset_stream(struct tp_conn *c, uint16_t stream)
 {

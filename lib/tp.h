@@ -106,6 +106,9 @@ struct tp_type {
 	 * what is in flight on it; data queued before the request still goes out first.
 	 * TP_RETRY: a request is outstanding (or the stack wants the stream drained): later. */
 	int (*reset_stream)(struct tp_conn *c, uint16_t stream);
+	/* abort (may be NULL: SO_LINGER 0 on c->fd): the next close ends the association or
+	 * connection at once (SCTP ABORT, TCP RST) instead of waiting for an unresponsive peer. */
+	void (*abort)(struct tp_conn *c);
 };
 
 struct tp_conn {
@@ -159,6 +162,8 @@ int tp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, siz
 int tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
 /* Stream reset (RFC 6525): TP_ERROR "not supported" where the type or the association lacks it. */
 int tp_reset_stream(struct tp_conn *c, uint16_t stream);
+/* The peer stopped responding: free c with an ABORT (RST), not a graceful shutdown. */
+void tp_conn_abort(struct tp_conn *c);
 void tp_note_reset(struct tp_conn *c, unsigned flags, const uint16_t *list, size_t n);
 int tp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events, tp_conn_cb *cb, void *arg);
 int tp_rewatch(struct tp_conn *c, unsigned events);

@@ -769,6 +769,15 @@ tp_sctp1m_reset_stream(struct tp_conn *c, uint16_t stream)
 }
 
 static void
+tp_sctp1m_abort(struct tp_conn *c)
+{
+	struct tp_sctp1m_assoc *a = c->impl;
+
+	if (a != NULL && !a->as.failed)
+		tp_sctp_eof(a->s->fd, a->as.id, 1);
+}
+
+static void
 tp_sctp1m_close(struct tp_conn *c)
 {
 	struct tp_sctp1m_assoc *a = c->impl;
@@ -809,4 +818,5 @@ const struct tp_type tp_type_sctp1m = {
 	.status = tp_sctp1m_status,
 	.close = tp_sctp1m_close,
 	.reset_stream = tp_sctp1m_reset_stream,
+	.abort = tp_sctp1m_abort,
 };

@@ -826,6 +826,17 @@ tp_usrsctp_reset_stream(struct tp_conn *c, uint16_t stream)
 	return TP_OK;
 }
 
+/* SO_LINGER 0: usrsctp_close sends an ABORT rather than a SHUTDOWN that cannot complete. */
+static void
+tp_usrsctp_abort(struct tp_conn *c)
+{
+	struct tp_usrsctp_conn *u = c->impl;
+	struct linger l = { 1, 0 };
+
+	if (u != NULL)
+		(void)usrsctp_setsockopt(u->so, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+}
+
 static int
 tp_usrsctp_status(struct tp_conn *c, struct tp_status *st)
 {
@@ -1009,4 +1020,5 @@ const struct tp_type tp_type_usrsctp = {
 	.status = tp_usrsctp_status,
 	.close = tp_usrsctp_close,
 	.reset_stream = tp_usrsctp_reset_stream,
+	.abort = tp_usrsctp_abort,
 };
