@@ -9,6 +9,7 @@
 static FILE *log_f;
 static char *log_path;
 static int log_combined_fmt;
+static int log_line_buf;
 
 /* Bytes a client sent are escaped so that a log line cannot be forged or break a terminal:
  * control characters, DEL, bytes >= 0x80, '"' and '\' become \xHH (Apache does the same). */
@@ -66,6 +67,15 @@ log_open(const char *path, int combined, char *err, size_t errlen)
 	return 0;
 }
 
+/* Several processes append to one file: a write per line, so that lines never mix. */
+void
+log_shared(void)
+{
+	log_line_buf = 1;
+	if (log_f != NULL)
+		setvbuf(log_f, NULL, _IOLBF, 0);
+}
+
 /* SIGHUP: log rotation moved the file away; keep the old one if the new cannot be opened. */
 int
 log_reopen(void)
@@ -77,7 +87,10 @@ log_reopen(void)
 	if ((f = fopen(log_path, "ae")) == NULL)
 		return -1;
 	fclose(log_f);
-	setvbuf(f, NULL, _IOFBF, 65536);
+	if (log_line_buf)
+		setvbuf(f, NULL, _IOLBF, 0);
+	else
+		setvbuf(f, NULL, _IOFBF, 65536);
 	log_f = f;
 	return 0;
 }

@@ -55,7 +55,8 @@ static struct {
 	struct config cf;
 	struct ev_loop *loop;
 	struct tp_listener **ls;
-	size_t nls;
+	char **lspec;               /* what each was asked for, "TYPE ADDR", for --workers */
+	size_t nls, nlspec;
 	int accepting;
 	struct conn *lru_head, *lru_tail;
 	long nconns, max_conns;
@@ -63,6 +64,7 @@ static struct {
 	int sigfd;
 	struct ev_timer tick;
 	int chrooted;
+	int is_master;              /* --workers: the process that only forwards signals */
 	char rbuf[SERVER_RBUF];
 } srv = { .sigfd = -1 };
 
@@ -1233,6 +1235,7 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 {
 	struct tp_listener **nl, *l;
 	struct tp_opts o;
+	char **ns;
 
 	tp_opts_init(&o);
 	o.streams = (uint16_t)srv.cf.streams; /* the draft's limit L, as MIS and OS */
@@ -1240,20 +1243,94 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 	o.backlog = 4096;
 	o.udp_port = srv.cf.udp_port;
 	o.udp_remote_port = srv.cf.udp_remote_port;
+	o.reuseport = srv.cf.workers > 1;
 	if ((l = tp_listen(type, addr, &o, err, errlen)) == NULL)
 		return -1;
-	if ((nl = realloc(srv.ls, (srv.nls + 1) * sizeof(*nl))) == NULL) {
+	if ((nl = realloc(srv.ls, (srv.nls + 1) * sizeof(*nl))) != NULL)
+		srv.ls = nl;
+	if ((ns = realloc(srv.lspec, (srv.nlspec + 1) * sizeof(*ns))) != NULL)
+		srv.lspec = ns;
+	if (nl == NULL || ns == NULL || asprintf(&srv.lspec[srv.nlspec], "%s %s", type, addr) == -1) {
 		tp_listener_free(l);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	srv.ls = nl;
+	srv.nlspec++;
 	srv.ls[srv.nls++] = l;
-	if (tp_listener_watch(l, srv.loop, server_on_accept, NULL) != TP_OK) {
-		snprintf(err, errlen, "%s %s: %s", type, addr, l->err);
-		return -1;
-	}
 	fprintf(stderr, "sctphttpd: listening on %s %s\n", type, l->local);
+	return 0;
+}
+
+/*
+ * --workers: worker 0 serves on the sockets it inherited; every other worker binds its own
+ * on the same addresses and (now known) ports, SO_REUSEPORT joining them into one group.
+ * The inherited copies go: only the master and worker 0 keep the first sockets open.
+ */
+static int
+server_listen_again(char *err, size_t errlen)
+{
+	struct tp_listener *l;
+	struct tp_opts o;
+	size_t i;
+
+	tp_opts_init(&o);
+	o.streams = (uint16_t)srv.cf.streams;
+	o.nodelay = 1;
+	o.backlog = 4096;
+	o.reuseport = 1;
+	for (i = 0; i < srv.nls; i++) {
+		char spec[400], *sp = strchr(srv.lspec[i], ' '), *colon;
+		const char *port = strrchr(srv.ls[i]->local, ':');
+		if (sp == NULL || port == NULL)
+			continue;
+		*sp = '\0';
+		snprintf(spec, sizeof(spec), "%s", sp + 1);
+		if ((colon = strrchr(spec, ':')) != NULL)
+			snprintf(colon, sizeof(spec) - (size_t)(colon - spec), "%s", port);
+		l = tp_listen(srv.lspec[i], spec, &o, err, errlen);
+		*sp = ' ';
+		if (l == NULL)
+			return -1;
+		tp_listener_free(srv.ls[i]);
+		srv.ls[i] = l;
+	}
+	return 0;
+}
+
+/* In the process that serves (after --workers forked): the listeners on its loop. */
+static int
+server_watch_all(char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < srv.nls; i++)
+		if (tp_listener_watch(srv.ls[i], srv.loop, server_on_accept, NULL) != TP_OK) {
+			snprintf(err, errlen, "%s %s: %s", srv.ls[i]->ops->name, srv.ls[i]->local,
+			    srv.ls[i]->err);
+			return -1;
+		}
+	srv.accepting = 1;
+	return 0;
+}
+
+/* Workers share listening sockets by inheriting them: a kernel socket can be shared, one
+ * usrsctp stack (threads) or one one-to-many socket (one receive queue) cannot. */
+static int
+server_workers_check(char *err, size_t errlen)
+{
+	size_t i;
+
+	if (srv.cf.workers <= 1)
+		return 0;
+	for (i = 0; i < srv.cf.nlistens; i++)
+		if (strcmp(srv.cf.listens[i].type, "usrsctp") == 0 ||
+		    strcmp(srv.cf.listens[i].type, "sctp1m") == 0) {
+			snprintf(err, errlen, "--workers %u: %s listens in one process only (%s)",
+			    srv.cf.workers, srv.cf.listens[i].type,
+			    srv.cf.listens[i].type[0] == 'u' ? "its stack's threads do not fork" :
+			    "one socket, one receive queue for all associations");
+			return -1;
+		}
 	return 0;
 }
 
@@ -1286,7 +1363,6 @@ server_listen_all(char *err, size_t errlen)
 		if (server_listen_one(srv.cf.listens[i].type, srv.cf.listens[i].addr, err,
 		    errlen) == -1)
 			return -1;
-	srv.accepting = 1;
 	return 0;
 }
 
@@ -1329,19 +1405,25 @@ server_drop_privileges(char *err, size_t errlen)
 	return 0;
 }
 
+static void
+server_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGUSR2);
+}
+
 static int
 server_signals(char *err, size_t errlen)
 {
 	sigset_t set;
 
 	signal(SIGPIPE, SIG_IGN); /* sendfile(2) to a reset peer would raise it */
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGUSR1);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGUSR2);
+	server_sigset(&set);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1 ||
 	    (srv.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC)) == -1 ||
 	    ev_fd_set(srv.loop, srv.sigfd, EV_READ, server_signal, NULL) == -1) {
@@ -1421,6 +1503,7 @@ main(int argc, char **argv)
 {
 	char err[512] = "";
 	int rc, ready_fd = -1, status = 1;
+	unsigned worker = 0;
 	struct conn *cn;
 
 	config_init(&srv.cf);
@@ -1445,16 +1528,40 @@ main(int argc, char **argv)
 		snprintf(err, sizeof(err), "fork: %s", strerror(errno));
 		goto bad;
 	}
-	if ((srv.loop = ev_new(err, sizeof(err))) == NULL)
-		goto bad;
 	mmc_init(srv.cf.mmap_max);
-	if ((srv.cf.throttles != NULL && throttle_load(srv.cf.throttles, err, sizeof(err)) == -1) ||
+	if (server_workers_check(err, sizeof(err)) == -1 ||
+	    (srv.cf.throttles != NULL && throttle_load(srv.cf.throttles, err, sizeof(err)) == -1) ||
 	    file_root_open(srv.cf.dir, err, sizeof(err)) == -1 ||
 	    log_open(srv.cf.logfile, srv.cf.log_combined, err, sizeof(err)) == -1 ||
-	    server_signals(err, sizeof(err)) == -1 ||
 	    server_listen_all(err, sizeof(err)) == -1 ||
 	    server_pidfile(err, sizeof(err)) == -1 ||
 	    server_drop_privileges(err, sizeof(err)) == -1)
+		goto bad;
+	if (srv.cf.workers > 1) {
+		/* The master: set up is done (errors above still reach the terminal); it only
+		 * forwards signals. Its copies of the listeners go, the workers hold theirs. */
+		sigset_t set;
+		server_sigset(&set);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		log_shared(); /* several writers: whole lines per write */
+		if ((rc = workers_run(srv.cf.workers, &set, &worker)) != -2) {
+			if (ready_fd != -1)
+				close(ready_fd);
+			ready_fd = -1;
+			srv.is_master = 1;
+			status = rc;
+			goto out;
+		}
+		/* A worker keeps them blocked: its signalfd takes what is pending already. */
+		if (ready_fd != -1)
+			close(ready_fd);
+		ready_fd = -1;
+		if (worker > 0 && server_listen_again(err, sizeof(err)) == -1)
+			goto bad;
+	}
+	if ((srv.loop = ev_new(err, sizeof(err))) == NULL ||
+	    server_signals(err, sizeof(err)) == -1 ||
+	    server_watch_all(err, sizeof(err)) == -1)
 		goto bad;
 	ev_timer_start(srv.loop, &srv.tick, 1000000, server_tick, NULL);
 	if (ready_fd != -1) {
@@ -1484,6 +1591,7 @@ bad:
 			fprintf(stderr, "sctphttpd: %s\n", err);
 		}
 	}
+out:
 	if (ready_fd != -1)
 		close(ready_fd);
 	srv.graceful = 1; /* no listener comes back while the connections go */
@@ -1495,7 +1603,11 @@ bad:
 	}
 	server_stop_accepting();
 	free(srv.ls);
-	ev_timer_stop(srv.loop, &srv.tick);
+	while (srv.nlspec > 0)
+		free(srv.lspec[--srv.nlspec]);
+	free(srv.lspec);
+	if (srv.loop != NULL)
+		ev_timer_stop(srv.loop, &srv.tick);
 	if (srv.sigfd != -1) {
 		ev_fd_del(srv.loop, srv.sigfd);
 		close(srv.sigfd);
@@ -1504,9 +1616,11 @@ bad:
 	throttle_free_all();
 	mmc_free_all();
 	file_root_close();
-	if (srv.cf.pidfile != NULL && !srv.chrooted && status == 0)
+	if (srv.cf.pidfile != NULL && !srv.chrooted && (status == 0 || srv.is_master) &&
+	    (srv.is_master || srv.cf.workers <= 1))
 		unlink(srv.cf.pidfile);
-	ev_free(srv.loop);
+	if (srv.loop != NULL)
+		ev_free(srv.loop);
 	config_free(&srv.cf);
 	return status;
 }

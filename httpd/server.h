@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -170,6 +171,9 @@ void mmc_expire(uint64_t age_us);
 void mmc_stats(uint64_t *bytes, unsigned *files);
 void mmc_free_all(void);
 
+/* workers.c: --workers N */
+int workers_run(unsigned n, const sigset_t *sigs, unsigned *index); /* -2: a worker */
+
 /* config.c: flags and -C FILE */
 void config_init(struct config *cf);
 /* 0 run, 1 --help, 2 -V, -1 bad (err says why) */
@@ -183,6 +187,7 @@ int log_reopen(void);
 int log_enabled(void);
 char *log_prepare(const char *peer, const struct http_request *req, const char *raw_line,
     size_t raw_len, int status, size_t *split);
+void log_shared(void);
 void log_set_status(struct resp *r, int status);
 void log_done(struct resp *r);
 void log_flush(void);

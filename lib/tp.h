@@ -50,6 +50,7 @@ struct tp_opts {
 	uint16_t udp_remote_port;  /* usrsctp: peer's UDP encapsulation port (default 9899) */
 	int frame_hdr;             /* framed types: length prefix size, 2 (RFC 4571) or 4 (default) */
 	const char *local;         /* connect: local address(es) to bind first, "a,b" (NULL = any) */
+	int reuseport;             /* listen: SO_REUSEPORT, several processes on one port (tcp, sctp) */
 };
 
 /* A list of addresses of one family sharing one port ("h1,h2:port", "[v6]:port", "/path"). */
@@ -193,6 +194,7 @@ int tp_sock_accept(struct tp_listener *l, struct tp_conn *c, int *family);
 int tp_sock_finish(struct tp_conn *c);
 void tp_sock_close(struct tp_conn *c);
 void tp_sock_lclose(struct tp_listener *l);
+int tp_sock_reuseport(int fd, const struct tp_opts *o, char *err, size_t errlen);
 int tp_sock_listen_fd(int fd, const struct tp_addrs *a, int backlog, char *err, size_t errlen,
     char *local, size_t locallen);
 int tp_sock_errno(char *err, size_t errlen, const char *what);

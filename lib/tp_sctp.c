@@ -22,7 +22,8 @@ tp_sctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct tp_
 	if ((l->fd = tp_sctp_socket(tp_sctp_family(a, NULL), SOCK_STREAM, o, l->err,
 	    sizeof(l->err))) == -1)
 		return TP_ERROR;
-	if (tp_sctp_listen_fd(l->fd, a, o->backlog, l->local, sizeof(l->local), l->err,
+	if (tp_sock_reuseport(l->fd, o, l->err, sizeof(l->err)) != TP_OK ||
+	    tp_sctp_listen_fd(l->fd, a, o->backlog, l->local, sizeof(l->local), l->err,
 	    sizeof(l->err)) != TP_OK)
 		goto bad;
 	return TP_OK;

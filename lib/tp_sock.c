@@ -145,6 +145,17 @@ tp_sock_lclose(struct tp_listener *l)
 }
 
 /* Bind (all addresses are bound by the caller for SCTP; here the first) and listen. */
+/* Before bind: several sockets on one address and port, the kernel spreading the peers. */
+int
+tp_sock_reuseport(int fd, const struct tp_opts *o, char *err, size_t errlen)
+{
+	int one = 1;
+
+	if (o->reuseport && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) == -1)
+		return tp_sock_errno(err, errlen, "SO_REUSEPORT");
+	return TP_OK;
+}
+
 int
 tp_sock_listen_fd(int fd, const struct tp_addrs *a, int backlog, char *err, size_t errlen,
     char *local, size_t locallen)

@@ -32,6 +32,7 @@ tp_stream_listen(struct tp_listener *l, const struct tp_addrs *a, const struct t
 	if ((l->fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		return tp_sock_errno(l->err, sizeof(l->err), "socket");
 	if (tp_stream_opts(l->fd, family, o, l->err, sizeof(l->err)) != TP_OK ||
+	    tp_sock_reuseport(l->fd, o, l->err, sizeof(l->err)) != TP_OK ||
 	    tp_sock_listen_fd(l->fd, a, o->backlog, l->err, sizeof(l->err), l->local,
 	    sizeof(l->local)) != TP_OK)
 		goto bad;
