@@ -77,6 +77,7 @@ static void strm_reparse(struct strm *s);
 static void server_on_accept(struct tp_listener *l, void *arg);
 static void strm_ring_pop(struct conn *cn);
 static void strm_reset_try(struct strm *s);
+static void strm_reset_begin(struct strm *s);
 
 struct config *
 server_config(void)
@@ -288,9 +289,18 @@ strm_resp_done(struct strm *s)
 static void
 strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
 {
-	http_send_error(s, status, 1, 1, raw, rawlen);
+	/* SCTP: the draft's stream error, the stream is reset once the answer has gone and
+	 * the association goes on; TCP (or no reset in the stack): the connection closes. */
+	int reset = s->cn->msg && s->cn->tc->ops->reset_stream != NULL;
+
+	http_send_error(s, status, 1, !reset, raw, rawlen);
 	s->dead = 1;
-	server_close_after(s, 0);
+	if (!reset)
+		server_close_after(s, 0);
+	else if (s->rq == NULL)
+		strm_reset_begin(s);
+	else
+		s->reset_after = 1;
 	free(s->in);
 	s->in = NULL;
 	s->in_len = s->in_cap = 0;
@@ -464,11 +474,18 @@ strm_abort(struct strm *s)
 	if (cn->ring_head == s)
 		strm_ring_pop(cn);
 	strm_forget(s);
-	s->dead = 1; /* what still comes on it belongs to the aborted transaction */
-	s->reset_pending = 1;
-	cn->resets++;
-	strm_reset_try(s);
+	strm_reset_begin(s);
 	return 0;
+}
+
+static void
+strm_reset_begin(struct strm *s)
+{
+	s->dead = 1; /* what still comes on it belongs to the aborted transaction */
+	s->reset_after = 0;
+	s->reset_pending = 1;
+	s->cn->resets++;
+	strm_reset_try(s);
 }
 
 /* Ask for the reset; the stack may want the stream's queue drained first (Linux) or have a
@@ -487,6 +504,7 @@ strm_reset_try(struct strm *s)
 	s->reset_pending = 0;
 	cn->resets--;
 	if (rc == TP_OK) {
+		strm_forget(s);
 		s->dead = 0; /* the next request on it starts afresh */
 		return;
 	}
@@ -901,6 +919,7 @@ static int
 conn_write_msg(struct conn *cn)
 {
 	struct tp_msginfo mi;
+	struct strm *s;
 	int rounds = 0, rc;
 
 	for (;;) {
@@ -936,7 +955,10 @@ conn_write_msg(struct conn *cn)
 		}
 		cn->olen = 0;
 		cn->last_us = server_now_us();
+		s = cn->ostrm;
 		strm_ring_next(cn);
+		if (s->reset_after && s->rq == NULL)
+			strm_reset_begin(s); /* its error response is with the stack now */
 	}
 }
 
@@ -1505,6 +1527,7 @@ main(int argc, char **argv)
 	int rc, ready_fd = -1, status = 1;
 	unsigned worker = 0;
 	struct conn *cn;
+	sigset_t sigs;
 
 	config_init(&srv.cf);
 	rc = config_parse(&srv.cf, argc, argv, err, sizeof(err));
@@ -1524,6 +1547,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	server_nofile();
+	/* Blocked before any thread exists (usrsctp's start with the first listener): a
+	 * thread with them unblocked would take TERM or USR1 with the default action. */
+	server_sigset(&sigs);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if (srv.cf.daemon && server_daemon(&ready_fd) == -1) {
 		snprintf(err, sizeof(err), "fork: %s", strerror(errno));
 		goto bad;
@@ -1540,11 +1567,8 @@ main(int argc, char **argv)
 	if (srv.cf.workers > 1) {
 		/* The master: set up is done (errors above still reach the terminal); it only
 		 * forwards signals. Its copies of the listeners go, the workers hold theirs. */
-		sigset_t set;
-		server_sigset(&set);
-		sigprocmask(SIG_BLOCK, &set, NULL);
 		log_shared(); /* several writers: whole lines per write */
-		if ((rc = workers_run(srv.cf.workers, &set, &worker)) != -2) {
+		if ((rc = workers_run(srv.cf.workers, &sigs, &worker)) != -2) {
 			if (ready_fd != -1)
 				close(ready_fd);
 			ready_fd = -1;

@@ -105,6 +105,7 @@ struct strm {
 	int dead;                     /* no more requests are read from it */
 	struct cgi *body_cgi;         /* request content being read goes to this program */
 	int reset_pending;            /* an aborted transaction: the stream reset is to be asked */
+	int reset_after;              /* a stream error: reset once its error response is sent */
 };
 
 /* server.c: what server_http.c needs from the connection layer */

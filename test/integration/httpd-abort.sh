@@ -124,6 +124,14 @@ sed 's/^/#   /' "$tmp/s.out"
     grep -q 'stream=3 status=200 .* match /again.txt$' "$tmp/s.out"
 ok $? "a CGI killed at its time limit after its head: stream 3 reset, the association goes on"
 
+streams --retry /again.txt --expect-resets 1 usrsctp 127.0.0.1:8080 '5:/bad path' 6:/s.txt >"$tmp/s.out" 2>&1
+rc=$?
+sed 's/^/#   /' "$tmp/s.out"
+[ $rc = 0 ] && grep -q 'stream=5 status=400 .* /bad path$' "$tmp/s.out" &&
+    grep -q '^reset stream=5 idle$' "$tmp/s.out" && grep -q 'stream=6 .* match /s.txt$' "$tmp/s.out" &&
+    grep -q 'stream=5 status=200 .* match /again.txt$' "$tmp/s.out"
+ok $? "a stream error (a request line with a space): 400, then stream 5 reset and usable again"
+
 head -c 5000000 /dev/urandom >"$doc/slow/big.bin"
 (sleep 1.5; : >"$doc/slow/big.bin") &
 curl -s -o "$tmp/got" "http://127.0.0.1:$tport/slow/big.bin"

@@ -45,7 +45,8 @@ sctp_free() {
 }
 for try in $(seq 1 30); do
 	b=$((20000 + (RANDOM % 2000) * 8))
-	sctp_free $b && sctp_free $((b + 1)) && sctp_free $((b + 2)) && sctp_free $((b + 3)) && break
+	sctp_free $b && sctp_free $((b + 1)) && sctp_free $((b + 2)) && sctp_free $((b + 3)) &&
+	    sctp_free $((b + 4)) && sctp_free $((b + 5)) && break
 done
 
 start() {
@@ -150,6 +151,74 @@ kill -USR1 $main
 timeout 10 tail --pid=$main -f /dev/null
 wait $main
 ok $? "SIGUSR1: exit 0"
+
+# Aborting one transaction: a file truncated while it is sent (throttled, so that it is
+# truncated mid-transfer). Without RE-CONFIG (net.sctp.reconf_enable=0, Linux's default) the
+# stream is given up and the association closes after the other streams; with it the stream
+# is reset (RFC 6525) and serves the next request on the same association.
+echo 'slow/** 1000000' >"$tmp/throttles"
+mkdir -p "$doc/slow"
+echo small >"$doc/s.txt"
+echo again >"$doc/again.txt"
+chmod -R a+rX "$doc"
+truncated_run() {  # truncated_run NAME: fetch slow/big.bin and s.txt, truncate after 1.5 s
+	head -c 5000000 /dev/urandom >"$doc/slow/big.bin"
+	chmod a+r "$doc/slow/big.bin"
+	(sleep 1.5; : >"$doc/slow/big.bin") &
+	timeout 60 "$S" --timeout 30 --dir "$doc" --retry /again.txt sctp 127.0.0.1:$((b + 4)) \
+	    1:/slow/big.bin 2:/s.txt >"$tmp/$1.out" 2>&1
+}
+orig=$(sysctl -n net.sctp.reconf_enable 2>/dev/null)
+if [ -n "$SCTPAPPS_VM" ]; then
+	sysctl -qw net.sctp.reconf_enable=0
+	start noreconf 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 4)) -t "$tmp/throttles"
+	truncated_run noreconf
+	rc=$?
+	sed 's/^/#   /' "$tmp/noreconf.out"
+	[ $rc != 0 ] && grep -q 'stream=2 .* match /s.txt$' "$tmp/noreconf.out" &&
+	    grep -q 'the server closed early' "$tmp/noreconf.out" && ! grep -q '^reset' "$tmp/noreconf.out"
+	ok $? "sctp without RE-CONFIG: a truncated file gives up its stream; the other answered, then the association closes"
+	kill $last
+	wait $last 2>/dev/null
+	sysctl -qw net.sctp.reconf_enable=1 # before the sockets: the endpoint takes it at creation
+	start reconf 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 4)) -t "$tmp/throttles"
+	truncated_run reconf
+	rc=$?
+	sed 's/^/#   /' "$tmp/reconf.out"
+	[ $rc = 0 ] && grep -q '^reset stream=1 /slow/big.bin$' "$tmp/reconf.out" &&
+	    grep -q 'stream=2 .* match /s.txt$' "$tmp/reconf.out" &&
+	    grep -q 'stream=1 status=200 .* match /again.txt$' "$tmp/reconf.out"
+	ok $? "sctp with net.sctp.reconf_enable=1: stream 1 reset (RFC 6525), stream 2 served, stream 1 serves again"
+	kill $last
+	wait $last 2>/dev/null
+	sysctl -qw net.sctp.reconf_enable="${orig:-0}"
+else
+	ok 1 "stream reset over kernel SCTP: only in the VM (it sets net.sctp.reconf_enable)"
+fi
+
+# --workers 2 on TCP and sctp one-to-one: associations spread over both workers.
+start workers 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 5)) --workers 2
+wm=$last
+timeout 60 "$S" --idle 40 --timeout 10 sctp 127.0.0.1:$((b + 5)) >"$tmp/idle.out" 2>&1 &
+ip=$!
+for i in $(seq 1 100); do grep -q '^open' "$tmp/idle.out" && break; sleep 0.1; done
+wpids=$(pgrep -P $wm | tr '\n' ' ')
+held=$(for p in $wpids; do
+	n=$(ls -l /proc/$p/fd 2>/dev/null | grep -c socket:)
+	echo "$p:$n"
+done | tr '\n' ' ')
+kill $ip 2>/dev/null
+wait $ip 2>/dev/null
+busy=0
+for h in $held; do [ "${h#*:}" -gt 8 ] && busy=$((busy + 1)); done
+[ "$(grep -c . <<<"$(echo $wpids | tr ' ' '\n')")" = 2 ] && [ $busy = 2 ] &&
+    grep -q '^open 40' "$tmp/idle.out" &&
+    [ "$(timeout 20 "$G" -s --proto sctp http://127.0.0.1:$((b + 5))/first.txt)" = first ]
+ok $? "--workers 2, sctp one-to-one: 40 associations spread over both workers (pid:sockets $held)"
+kill $wm
+timeout 10 tail --pid=$wm -f /dev/null
+wait $wm
+ok $? "--workers 2: TERM stops the master and both workers, exit $?"
 
 # withsctp (lksctp-tools) turns curl's TCP socket into SCTP; its data goes with PPID 0.
 if command -v withsctp >/dev/null; then

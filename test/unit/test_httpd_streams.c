@@ -42,7 +42,7 @@ static struct req reqs[MAXREQ];
 static unsigned nreqs;
 static const char *dir = ".";
 static const char *retry_path;  /* --retry: asked again on a stream the server reset */
-static unsigned nresets;
+static unsigned nresets, nreset_events, expect_resets;
 
 static void send_req(struct tp_conn *c, unsigned i);
 
@@ -158,14 +158,15 @@ on_note(struct tp_conn *c, const char *what, void *arg)
 	if (strncmp(what, "stream reset incoming", 21) != 0 || strstr(what, "denied") != NULL ||
 	    strstr(what, "failed") != NULL || (p = strchr(what, ':')) == NULL)
 		return;
+	nreset_events++;
 	for (p++; *p != '\0'; p = end) {
 		unsigned long sid = strtoul(p, &end, 10);
 		struct sbuf *s;
 		if (end == p || sid > 65535)
 			break;
 		s = &streams_sb[sid];
-		if (s->next >= nreqs)
-			continue;
+		if (s->next >= nreqs) /* after its answers: a stream error's reset */
+			printf("reset stream=%lu idle\n", sid);
 		/* The reset ends every transaction outstanding on the stream. */
 		while (s->next < nreqs) {
 			printf("reset stream=%lu %s\n", sid, reqs[s->next].path);
@@ -191,6 +192,7 @@ main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "retry", required_argument, NULL, 'r' },
+		{ "expect-resets", required_argument, NULL, 'e' },
 		{ "udp-port", required_argument, NULL, 'u' },
 		{ "udp-remote-port", required_argument, NULL, 'U' },
 		{ "streams", required_argument, NULL, 'S' },
@@ -221,9 +223,10 @@ main(int argc, char **argv)
 		case 'i': idle = (unsigned)atoi(optarg); break;
 		case 'l': o.local = optarg; break;
 		case 'r': retry_path = optarg; break;
+		case 'e': expect_resets = (unsigned)atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: test_httpd_streams [--udp-port N] [--udp-remote-port N] "
-			    "[--streams N] [--local ADDR] [--dir DIR] [--timeout S] [--retry PATH] TYPE ADDR STREAM:PATH...\n"
+			    "[--streams N] [--local ADDR] [--dir DIR] [--timeout S] [--retry PATH] [--expect-resets N] TYPE ADDR STREAM:PATH...\n"
 			    "       test_httpd_streams [--udp-port N] [--udp-remote-port N] --idle N "
 			    "[--local ADDR] [--timeout S] TYPE ADDR\n");
 			return 2;
@@ -256,7 +259,8 @@ main(int argc, char **argv)
 	streams_sb = sb;
 	tp_set_notify(c, on_note, &left);
 	left = nreqs;
-	while (left > 0) {
+	/* --expect-resets N: a stream error's reset may come after the last answer. */
+	while (left > 0 || nreset_events < expect_resets) {
 		struct tp_msginfo mi;
 		struct sbuf *s;
 		size_t got = 0;
