@@ -504,8 +504,9 @@ strm_reset_try(struct strm *s)
 	s->reset_pending = 0;
 	cn->resets--;
 	if (rc == TP_OK) {
-		strm_forget(s);
-		s->dead = 0; /* the next request on it starts afresh */
+		/* Asked; still dead until the stack tells that our incoming direction is reset:
+		 * what the peer sent before it saw the request belongs to the aborted transaction. */
+		s->reset_wait = 1;
 		return;
 	}
 	/* No stream reset here: the draft's fallback, the stream is given up and the
@@ -1071,6 +1072,42 @@ conn_peer_addr(struct conn *cn, const char *peer)
 		snprintf(cn->peer, sizeof(cn->peer), "-");
 }
 
+/*
+ * The stack's events. Only stream resets matter here: "stream reset incoming: 3 5" ends the
+ * wait of those streams (they start afresh); a reset denied or failed gives them up, and the
+ * association closes once the others are done (the draft's fallback).
+ */
+static void
+conn_note(struct tp_conn *tc, const char *what, void *arg)
+{
+	struct conn *cn = arg;
+	const char *p;
+	char *end;
+	int bad;
+
+	(void)tc;
+	if (strncmp(what, "stream reset", 12) != 0 || (p = strchr(what, ':')) == NULL)
+		return;
+	bad = strstr(what, "denied") != NULL || strstr(what, "failed") != NULL;
+	if (!bad && strncmp(what, "stream reset incoming", 21) != 0)
+		return;
+	for (p++; *p != '\0'; p = end) {
+		unsigned long id = strtoul(p, &end, 10);
+		struct strm *s;
+		if (end == p)
+			break;
+		if (id >= cn->nstreams || (s = cn->st[id]) == NULL || !s->reset_wait)
+			continue;
+		s->reset_wait = 0;
+		strm_forget(s);
+		if (bad) {
+			conn_drain(cn, 0);
+			continue;
+		}
+		s->dead = 0; /* the next request on it starts afresh */
+	}
+}
+
 static int
 conn_new(struct tp_conn *tc)
 {
@@ -1097,6 +1134,8 @@ conn_new(struct tp_conn *tc)
 	cn->use_sendfile = srv.cf.sendfile && tc->ops->sendfile != NULL;
 	conn_peer_addr(cn, tc->peer);
 	cn->want = EV_READ;
+	if (cn->msg)
+		tp_set_notify(tc, conn_note, cn);
 	if (tp_watch(tc, srv.loop, EV_READ, conn_ev, cn) != TP_OK)
 		goto bad;
 	cn->last_us = server_now_us();

@@ -106,6 +106,7 @@ struct strm {
 	struct cgi *body_cgi;         /* request content being read goes to this program */
 	int reset_pending;            /* an aborted transaction: the stream reset is to be asked */
 	int reset_after;              /* a stream error: reset once its error response is sent */
+	int reset_wait;               /* reset asked: dead until our incoming direction is reset */
 };
 
 /* server.c: what server_http.c needs from the connection layer */
