@@ -96,15 +96,17 @@ config_usage(FILE *f)
 	    "  --log-format common|combined\n"
 	    "  -D, --foreground         stay in the foreground (the default)\n"
 	    "  --daemon                 fork into the background\n"
-	    "  --workers N              N processes share the TCP and kernel SCTP one-to-one\n"
-	    "                           listeners (default 1; usrsctp and sctp1m: 1 only)\n"
+	    "  --workers N              N processes, a SO_REUSEPORT socket each, on the TCP and\n"
+	    "                           kernel SCTP one-to-one ports (default 1; usrsctp, sctp1m: 1)\n"
 	    "  -i, --pidfile FILE       write the process id\n"
 	    "  -u, --user USER          drop privileges to USER after binding\n"
 	    "  -r, --chroot             chroot into the document root after binding\n"
-	    "  -C, --config FILE        read options from FILE (name=value, long option names)\n"
+	    "  -C, --config FILE        read options from FILE (name=value, long option names or\n"
+	    "                           thttpd.conf's: cgipat, throttles, max_age, charset, ...)\n"
 	    "  -V, --version            print the version\n"
 	    "  --help                   this text\n"
-	    "Signals: TERM/INT stop, USR1 finishes what is in flight and exits, HUP reopens the log.\n",
+	    "Signals: TERM/INT stop, USR1 finishes what is in flight and exits, HUP reopens the log,\n"
+	    "USR2 prints statistics. A response that cannot be completed on SCTP resets its stream.\n",
 	    SERVER_STREAMS, SERVER_MSG_SIZE, SERVER_MSG_SIZE_MAX, HTTP_MAX_LINE_DEFAULT,
 	    HTTP_MAX_HEAD_DEFAULT);
 }

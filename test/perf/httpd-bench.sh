@@ -4,10 +4,14 @@
 # requests per second and the ratio (sctphttpd / nginx; the goal is >= 1.0).
 # Then HTTP over usrsctp: httpget fetching a 10 MiB file from sctphttpd (RUNS runs, bytes/s
 # each), against usrsctp's own tsctp sending 16384-byte messages one way for SECONDS; the
-# ratio is the median HTTP run over tsctp (the goal is >= 0.8).
+# ratio is the median HTTP run over tsctp (the goal is >= 0.8); and the same GETs with the mmap
+# cache off (--mmap-cache 0: pread per message), the cache's gain as a ratio.
+# Then --workers: sctphttpd with 1 and with 2 workers, wrk -t2 -c50 on the 1 KiB file, and nginx
+# with 2 worker processes in the same run; the gain is 2 workers over 1 (on 2 cores, which wrk
+# shares).
 #   test/perf/httpd-bench.sh [SECONDS]     (needs wrk and nginx: apt-get install wrk nginx-light,
 #                                           and libusrsctp-examples for tsctp)
-#   HTTPD_BENCH=tcp|usrsctp|all (default all)  RUNS=N (default 5)
+#   HTTPD_BENCH=tcp|usrsctp|workers|all (default all)  RUNS=N (default 5)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$here/../..}
@@ -21,7 +25,7 @@ NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 
 need="$H"
 [ "$WHAT" = usrsctp ] || need="$need wrk $NGINX"
-[ "$WHAT" = tcp ] || need="$need $G $TSCTP"
+[ "$WHAT" = tcp ] || [ "$WHAT" = workers ] || need="$need $G $TSCTP"
 for t in $need; do
 	command -v "$t" >/dev/null || { echo "httpd-bench: $t missing" >&2; exit 1; }
 done
@@ -54,10 +58,41 @@ bench_tcp() {
 
 	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h.err" &
 	hpid=$!
+	nginx_conf 1 off "$np"
+	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
+	npid=$!
+	sleep 0.5
+	for u in "http://127.0.0.1:$hp/1k.bin" "http://127.0.0.1:$np/1k.bin"; do
+		curl -sf -o /dev/null "$u" || { echo "httpd-bench: $u does not answer" >&2; cat "$tmp"/*.err >&2; exit 1; }
+	done
+
+	printf '%-10s %14s %14s %7s\n' file sctphttpd nginx ratio
+	for f in 1k.bin 100k.bin; do
+		a=$(rps "http://127.0.0.1:$hp/$f")
+		b=$(rps "http://127.0.0.1:$np/$f")
+		printf '%-10s %14s %14s %7s\n' "$f" "$a" "$b" "$(awk "BEGIN { if ($b > 0) printf \"%.2f\", $a / $b }")"
+	done
+	kill $hpid $npid 2>/dev/null
+	wait $hpid $npid 2>/dev/null
+	hpid= npid=
+}
+
+rps() {
+	local out
+	out=$(wrk -t${WRK_T:-1} -c50 -d"$D" "$1" 2>&1)
+	if echo "$out" | grep -q -e 'Socket errors' -e 'Non-2xx'; then
+		echo "httpd-bench: errors with $1:" >&2
+		echo "$out" >&2
+	fi
+	echo "$out" | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
+}
+
+# nginx_conf WORKERS MASTER PORT
+nginx_conf() {
 	cat >"$tmp/nginx/nginx.conf" <<-CONF
-	worker_processes 1;
+	worker_processes $1;
 	daemon off;
-	master_process off;
+	master_process $2;
 	error_log $tmp/nginx/error.log;
 	pid $tmp/nginx/nginx.pid;
 	events { worker_connections 4096; }
@@ -73,34 +108,44 @@ bench_tcp() {
 		scgi_temp_path $tmp/nginx;
 		default_type application/octet-stream;
 		server {
-			listen 127.0.0.1:$np;
+			listen 127.0.0.1:$3;
 			root $tmp/doc;
 		}
 	}
 	CONF
-	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
+}
+
+bench_workers() {
+	local hp np a1 a2 b2
+	hp=$(free_port)
+	np=$(free_port)
+	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h1.err" &
+	hpid=$!
+	sleep 0.5
+	a1=$(WRK_T=2 rps "http://127.0.0.1:$hp/1k.bin")
+	kill $hpid
+	wait $hpid 2>/dev/null
+	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" --workers 2 2>"$tmp/h2.err" &
+	hpid=$!
+	sleep 0.5
+	a2=$(WRK_T=2 rps "http://127.0.0.1:$hp/1k.bin")
+	kill $hpid
+	wait $hpid 2>/dev/null
+	hpid=
+	nginx_conf 2 on "$np"
+	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n2.err" &
 	npid=$!
 	sleep 0.5
-	for u in "http://127.0.0.1:$hp/1k.bin" "http://127.0.0.1:$np/1k.bin"; do
-		curl -sf -o /dev/null "$u" || { echo "httpd-bench: $u does not answer" >&2; cat "$tmp"/*.err >&2; exit 1; }
-	done
-
-	rps() {
-		local out
-		out=$(wrk -t1 -c50 -d"$D" "$1" 2>&1)
-		if echo "$out" | grep -q -e 'Socket errors' -e 'Non-2xx'; then
-			echo "httpd-bench: errors with $1:" >&2
-			echo "$out" >&2
-		fi
-		echo "$out" | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
-	}
-
-	printf '%-10s %14s %14s %7s\n' file sctphttpd nginx ratio
-	for f in 1k.bin 100k.bin; do
-		a=$(rps "http://127.0.0.1:$hp/$f")
-		b=$(rps "http://127.0.0.1:$np/$f")
-		printf '%-10s %14s %14s %7s\n' "$f" "$a" "$b" "$(awk "BEGIN { if ($b > 0) printf \"%.2f\", $a / $b }")"
-	done
+	b2=$(WRK_T=2 rps "http://127.0.0.1:$np/1k.bin")
+	kill $npid
+	wait $npid 2>/dev/null
+	npid=
+	echo
+	echo "--workers on $(nproc) cores, 1 KiB file, wrk -t2 -c50 ${D}s (req/s):"
+	printf '%-22s %14s %14s %14s %8s %8s\n' "" "1 worker" "2 workers" "nginx 2 w." gain "vs nginx"
+	printf '%-22s %14s %14s %14s %8s %8s\n' sctphttpd "$a1" "$a2" "$b2" \
+	    "$(awk "BEGIN { if ($a1 > 0) printf \"%.2f\", $a2 / $a1 }")" \
+	    "$(awk "BEGIN { if ($b2 > 0) printf \"%.2f\", $a2 / $b2 }")"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
@@ -113,24 +158,36 @@ bench_usrsctp() {
 		    udp_free $((base + 3)) && break
 	done
 	su=$base cu=$((base + 1)) tu=$((base + 2)) tcu=$((base + 3)) port=8080
-	"$H" -L usrsctp:127.0.0.1:$port --udp-port $su --udp-remote-port $cu -d "$tmp/doc" \
-	    2>"$tmp/u.err" &
-	upid=$!
-	sleep 0.5
-	all=
-	for i in $(seq 1 "$RUNS"); do
-		t0=$(date +%s%N)
-		if ! "$G" -s --proto usrsctp --udp-encaps-port $cu --udp-port $su -o "$tmp/got" \
-		    http://127.0.0.1:$port/10m.bin || ! cmp -s "$tmp/got" "$tmp/doc/10m.bin"; then
-			echo "httpd-bench: httpget over usrsctp failed" >&2
-			return 1
+	for mm in on off; do
+		[ $mm = on ] && mopt= || mopt="--mmap-cache 0"
+		# shellcheck disable=SC2086
+		"$H" -L usrsctp:127.0.0.1:$port --udp-port $su --udp-remote-port $cu -d "$tmp/doc" \
+		    $mopt 2>"$tmp/u.err" &
+		upid=$!
+		sleep 0.5
+		all=
+		for i in $(seq 1 "$RUNS"); do
+			t0=$(date +%s%N)
+			if ! "$G" -s --proto usrsctp --udp-encaps-port $cu --udp-port $su -o "$tmp/got" \
+			    http://127.0.0.1:$port/10m.bin || ! cmp -s "$tmp/got" "$tmp/doc/10m.bin"; then
+				echo "httpd-bench: httpget over usrsctp failed" >&2
+				return 1
+			fi
+			t1=$(date +%s%N)
+			bps=$(awk "BEGIN { printf \"%.0f\", 10485760 * 1e9 / ($t1 - $t0) }")
+			all="$all $bps"
+		done
+		kill $upid 2>/dev/null
+		wait $upid 2>/dev/null
+		upid=
+		if [ $mm = on ]; then
+			med=$(echo $all | tr ' ' '\n' | median)
+			allon=$all
+		else
+			medoff=$(echo $all | tr ' ' '\n' | median)
+			alloff=$all
 		fi
-		t1=$(date +%s%N)
-		bps=$(awk "BEGIN { printf \"%.0f\", 10485760 * 1e9 / ($t1 - $t0) }")
-		all="$all $bps"
 	done
-	kill $upid 2>/dev/null
-	med=$(echo $all | tr ' ' '\n' | median)
 	"$TSCTP" -E $tu -p $port -l 16384 >"$tmp/tsctp.out" 2>/dev/null &
 	tpid=$!
 	sleep 0.5
@@ -140,11 +197,19 @@ bench_usrsctp() {
 	# the receiver's summary: length, messages, ..., bytes, seconds, bytes/s, ...
 	ts=$(awk -F', ' 'NF >= 6 && $1 == 16384 { printf "%.0f\n", $6 }' "$tmp/tsctp.out" | tail -n 1)
 	echo
-	echo "HTTP over usrsctp, 10 MiB file (bytes/s; httpget, $RUNS runs):$all"
+	echo "HTTP over usrsctp, 10 MiB file (bytes/s; httpget, $RUNS runs):$allon"
+	echo "  the same with --mmap-cache 0:$alloff"
 	printf '%-34s %14s %14s %7s\n' "usrsctp one way (bytes/s)" "HTTP median" "tsctp -l 16384" ratio
 	printf '%-34s %14s %14s %7s\n' "10 MiB GET vs tsctp ${D}s" "$med" "${ts:-fail}" \
 	    "$(awk "BEGIN { if (\"${ts:-0}\" + 0 > 0) printf \"%.2f\", $med / ${ts:-1}; else print \"n/a\" }")"
+	printf '%-34s %14s %14s %7s\n' "mmap cache vs pread (bytes/s)" "mmap median" "pread median" ratio
+	printf '%-34s %14s %14s %7s\n' "10 MiB GET over usrsctp" "$med" "$medoff" \
+	    "$(awk "BEGIN { if ($medoff > 0) printf \"%.2f\", $med / $medoff }")"
 }
 
-[ "$WHAT" = usrsctp ] || bench_tcp
-[ "$WHAT" = tcp ] || bench_usrsctp
+case $WHAT in
+tcp) bench_tcp ;;
+usrsctp) bench_usrsctp ;;
+workers) bench_workers ;;
+*) bench_tcp; bench_usrsctp; bench_workers ;;
+esac
