@@ -36,7 +36,7 @@ link() { # link DELAY_MS LOSS_PCT: netem on both ends (one-way delay DELAY_MS)
 link 10 0
 mkdir -p "$tmp/www"
 head -c 1024 /dev/urandom >"$tmp/www/1k"
-$S ./sctphttpd -d "$tmp/www" -h 10.99.0.1 -p 8080 -L sctp:10.99.0.1:8080 -T 30 \
+$S ./sctphttpd -d "$tmp/www" -h 10.99.0.1 -p 8080 -L sctp:10.99.0.1:8080 --idle-timeout 30 \
 	>"$tmp/httpd.out" 2>&1 &
 pids="$pids $!"
 sleep 1

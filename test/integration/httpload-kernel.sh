@@ -77,7 +77,7 @@ field() { # field FILE REGEX: the first capture group of REGEX in FILE
 }
 
 start main 4 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) \
-    -L sctp:127.0.0.1,127.0.0.2:$((b + 2)) -T 30
+    -L sctp:127.0.0.1,127.0.0.2:$((b + 2)) --idle-timeout 30
 ok $? "sctphttpd listens on sctp, sctp1m and a multihomed sctp (127.0.0.1,127.0.0.2)"
 main=$last
 
