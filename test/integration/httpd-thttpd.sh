@@ -222,6 +222,10 @@ curl -sI "$U/a.txt" >"$tmp/h"
 grep -qi '^Cache-Control: max-age=3600' "$tmp/h" && grep -qi '^Expires: ' "$tmp/h" &&
     grep -qi '^Content-Type: text/plain; charset=iso-8859-1' "$tmp/h"
 ok $? "-M 3600: Cache-Control max-age and Expires; -T iso-8859-1: the charset of text/plain"
+uget -I http://127.0.0.1:8080/a.txt >"$tmp/h"
+grep -qi '^Cache-Control: max-age=3600' "$tmp/h" &&
+    grep -qi '^Content-Type: text/plain; charset=iso-8859-1' "$tmp/h"
+ok $? "-M and -T over usrsctp (httpget -I)"
 sleep 1.2
 grep -q '"GET /cgi-bin/status.cgi HTTP/1.1" 404 8' "$tmp/access.log" &&
     grep -q '"GET /cgi-bin/hang.cgi HTTP/1.1" 504 ' "$tmp/access.log"
