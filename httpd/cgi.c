@@ -509,17 +509,16 @@ cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
 	cgi_env_add(e, "QUERY_STRING", req->query ? req->query : "", req->query ? req->query_len : 0);
 	cgi_env_str(e, "REMOTE_ADDR", server_peer(s));
 	cgi_env_str(e, "REMOTE_HOST", server_peer(s));
+	/* SERVER_NAME: the Host asked for, else the listener's address; SERVER_PORT: ours. */
+	colon = strrchr(local, ':');
+	if (colon != NULL && strrchr(local, ']') > colon)
+		colon = NULL;
 	if (http_request_host(req, &host, &host_len) == 0 && host != NULL && host_len > 0)
 		cgi_env_add(e, "SERVER_NAME", host, host_len);
-	colon = strrchr(local, ':');
-	if (colon == NULL || strrchr(local, ']') > colon) {
-		if (http_request_host(req, &host, &host_len) != 0 || host == NULL)
-			cgi_env_str(e, "SERVER_NAME", local);
-	} else {
-		if (http_request_host(req, &host, &host_len) != 0 || host == NULL || host_len == 0)
-			cgi_env_add(e, "SERVER_NAME", local, (size_t)(colon - local));
+	else
+		cgi_env_add(e, "SERVER_NAME", local, colon ? (size_t)(colon - local) : strlen(local));
+	if (colon != NULL)
 		cgi_env_str(e, "SERVER_PORT", colon + 1);
-	}
 	if ((h = http_header_find(req->headers, req->num_headers, "Content-Type", NULL)) != NULL)
 		cgi_env_add(e, "CONTENT_TYPE", h->value, h->value_len);
 	if (clen > 0 || req->method_id == HTTP_METHOD_POST) {

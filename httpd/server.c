@@ -78,6 +78,7 @@ static void server_on_accept(struct tp_listener *l, void *arg);
 static void strm_ring_pop(struct conn *cn);
 static void strm_reset_try(struct strm *s);
 static void strm_reset_begin(struct strm *s);
+static void conn_ev(struct tp_conn *tc, unsigned events, void *arg);
 
 struct config *
 server_config(void)
@@ -317,7 +318,9 @@ strm_parse(struct strm *s, const char *buf, size_t len)
 	size_t off = 0;
 	int rc;
 
-	while (off < len && !s->dead && s->nresp < srv.cf.pipeline_max) {
+	/* Request content is taken whatever the queue: a CGI program may wait for all of it
+	 * before it answers. */
+	while (off < len && !s->dead && (s->body_skip > 0 || s->nresp < srv.cf.pipeline_max)) {
 		if (s->body_skip > 0) {
 			size_t k = len - off < s->body_skip ? len - off : (size_t)s->body_skip;
 			if (s->body_cgi != NULL)
@@ -746,13 +749,14 @@ conn_rewatch(struct conn *cn)
 	unsigned want = cn->eof ? 0 : EV_READ;
 
 	if (!cn->msg && !cn->lingering && cn->st[0] != NULL &&
-	    cn->st[0]->nresp >= srv.cf.pipeline_max)
+	    cn->st[0]->nresp >= srv.cf.pipeline_max && cn->st[0]->body_skip == 0)
 		want = 0; /* TCP back-pressure; SCTP must read on: one window for all streams */
 	if (!cn->lingering && conn_has_output(cn))
 		want |= EV_WRITE;
 	if (want != cn->want) {
 		cn->want = want;
-		tp_rewatch(cn->tc, want);
+		/* tp_watch, not tp_rewatch: after a watch of nothing the conn has no loop left. */
+		tp_watch(cn->tc, srv.loop, want, conn_ev, cn);
 	}
 }
 
@@ -991,7 +995,7 @@ conn_read(struct conn *cn)
 		size_t got = 0;
 
 		if (!cn->msg && !cn->lingering && cn->st[0] != NULL &&
-		    cn->st[0]->nresp >= srv.cf.pipeline_max)
+		    cn->st[0]->nresp >= srv.cf.pipeline_max && cn->st[0]->body_skip == 0)
 			return 0;
 		rc = tp_recv(cn->tc, srv.rbuf, sizeof(srv.rbuf), &mi, &got);
 		if (rc == TP_RETRY)

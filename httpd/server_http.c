@@ -470,6 +470,29 @@ http_vhost_dir(const char *host, size_t len, char *out, size_t cap)
 	return len;
 }
 
+/* Expect: 100-continue (RFC 9110 10.1.1): the content will be read, so say so, and the client
+ * need not wait a second before it sends it. */
+static void
+http_continue(struct strm *s, const struct http_request *req, uint64_t clen)
+{
+	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+	const struct http_header *ex;
+	struct resp *r;
+
+	if (clen == 0 || req->minor_version < 1 ||
+	    (ex = http_header_find(req->headers, req->num_headers, "Expect", NULL)) == NULL ||
+	    !http_token_eq(ex->value, ex->value_len, "100-continue"))
+		return;
+	if ((r = resp_new()) == NULL || (r->buf = malloc(sizeof(cont))) == NULL) {
+		resp_free(r);
+		return;
+	}
+	memcpy(r->buf, cont, sizeof(cont));
+	r->len = sizeof(cont) - 1;
+	r->status = 100;
+	server_enqueue(s, r);
+}
+
 /* -c: the program at path runs for this request; its output becomes the response. */
 static void
 http_cgi(struct strm *s, const struct http_request *req, const struct http_framing *fr,
@@ -500,6 +523,7 @@ http_cgi(struct strm *s, const struct http_request *req, const struct http_frami
 		http_error_page(s, req, status, conn_close, NULL, 0);
 		return;
 	}
+	http_continue(s, req, clen);
 	server_enqueue(s, r);
 }
 

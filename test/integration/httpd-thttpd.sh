@@ -61,6 +61,11 @@ cat >"$doc/cgi-bin/big.cgi" <<EOF
 printf 'Content-Type: application/octet-stream\r\n\r\n'
 cat "$doc/1m.bin"
 EOF
+cat >"$doc/cgi-bin/count.cgi" <<'EOF'
+#!/bin/sh
+n=$(head -c "$CONTENT_LENGTH" | wc -c)
+printf 'Content-Type: text/plain\r\n\r\n%s\n' "$n"
+EOF
 echo "plain" >"$doc/cgi-bin/noexec.cgi"
 chmod 755 "$doc"/cgi-bin/*.cgi
 chmod 644 "$doc/cgi-bin/noexec.cgi"
@@ -80,9 +85,10 @@ start() {
 	last=$!
 	pids="$pids $last"
 	for i in $(seq 1 50); do
+		# usrsctp's line first: the TCP line comes before it, so $port is then set
+		u=$(grep -c '^sctphttpd: listening on usrsctp' "$tmp/$name.err")
 		port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
-		[ -n "$port" ] && { grep -q 'usrsctp' <<<"$*" || return 0; }
-		grep -q '^sctphttpd: listening on usrsctp' "$tmp/$name.err" && return 0
+		[ -n "$port" ] && { [ "$u" -gt 0 ] || ! grep -q 'usrsctp' <<<"$*"; } && return 0
 		kill -0 "$last" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -240,6 +246,17 @@ printf 'slow/**  fast\n' >"$tmp/bad-throttles"
 "$H" -p 0 -t "$tmp/bad-throttles" -d "$doc" >/dev/null 2>"$tmp/e"
 [ $? = 1 ] && grep -q 'bad-throttles:1: want PATTERN MAX' "$tmp/e"
 ok $? "a bad throttle file: exit 1 naming the line"
+
+# A program that reads all its input before it answers, on a server queuing one response per
+# connection: the request content must still be read, or both would wait for the time limit.
+start pipe1 -p 0 -h 127.0.0.1 -d "$doc" -c '/cgi-bin/*' --cgi-timeout 5 --pipeline 1
+head -c 500000 /dev/zero | tr '\0' x >"$tmp/body"
+t0=$(date +%s%N)
+r=$(curl -s -m 10 --data-binary @"$tmp/body" "http://127.0.0.1:$port/cgi-bin/count.cgi")
+t1=$(date +%s%N)
+[ "$r" = 500000 ] && within "$(secs $t0 $t1)" 0 0.8
+ok $? "CGI POST of 500 kB read whole before the answer, with --pipeline 1 ($r, $(secs $t0 $t1) s: curl's Expect: 100-continue answered at once)"
+kill $last
 
 cat >"$tmp/thttpd.conf" <<EOF
 # thttpd.conf names
