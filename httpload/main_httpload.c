@@ -1,6 +1,7 @@
 /* main_httpload.c: httpload's command line (httperf's options and more) and its report. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +37,10 @@ static const char usage[] =
 "  --burst-length L           --wsess: calls per burst (default 1), issued back to back\n"
 "  --think-timeout S          the first reply of a burst may take S s beyond --timeout\n"
 "  --wsesslog N,X,F           N sessions from file F (httperf's format), X s think time\n"
+"  --wset N,X                 URIs from a working set of N files under --uri, a new one every\n"
+"                             1/X calls (PREFIX/0/1/2.html for file 12 of 1000)\n"
+"  --wlog y|n,F               the URIs of file F in turn (each ended by a NUL); y: wrap around,\n"
+"                             n: stop after the last one\n"
 "transports:\n"
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N                SCTP streams per association (default 1); calls spread over them\n"
@@ -188,6 +193,10 @@ load_print_cmdline(const struct load_opts *o)
 		printf(" --proto=%s --streams=%u", o->proto, o->streams);
 	if (o->threads > 1)
 		printf(" --threads=%u", o->threads);
+	if (o->uris != NULL && o->uris->kind == URI_WSET)
+		printf(" --wset=%llu,%g", (unsigned long long)o->uris->nfiles, o->uris->rate);
+	if (o->uris != NULL && o->uris->kind == URI_WLOG)
+		printf(" --wlog=%c,%s", o->uris->loop ? 'y' : 'n', o->uris->file);
 	putchar('\n');
 }
 
@@ -231,6 +240,35 @@ load_wsesslog(struct load_opts *o, const char *a)
 	o->num_calls = 1; /* each session: its own count */
 	o->think = x;
 	o->wsesslog = a + off;
+}
+
+/* --wset N,X and --wlog B,F: the URI generators (one of them; not with --wsesslog). */
+static void
+load_uris(struct load_opts *o, struct uri_gen *g, const char *wset, const char *wlog)
+{
+	char err[TP_ERRLEN], extra;
+	double n, x;
+
+	if (wset != NULL && wlog != NULL)
+		load_die("--wset and --wlog do not mix", NULL);
+	if (o->wsesslog != NULL)
+		load_die("--wsesslog names its own URIs: no --wset or --wlog with it", NULL);
+	if (wset != NULL) {
+		if (sscanf(wset, "%lf,%lf%c", &n, &x, &extra) != 2 || n < 1 || n > UINT32_MAX ||
+		    n != floor(n) || x < 0 || x > 1)
+			load_die("--wset takes N,X: files in the working set (1 to 4294967295), "
+			    "the rate of new ones (0 to 1)", wset);
+		if (uri_wset_init(g, o->uri, (uint64_t)n, x, o->client_id, o->client_n,
+		    0x5eed ^ o->client_id, err, sizeof(err)) == -1)
+			load_die(err, NULL);
+	} else {
+		if ((wlog[0] != 'y' && wlog[0] != 'n') || wlog[1] != ',' || wlog[2] == '\0')
+			load_die("--wlog takes y,FILE or n,FILE (wrap around at its end or stop)",
+			    wlog);
+		if (uri_wlog_load(g, wlog + 2, wlog[0] == 'y', err, sizeof(err)) == -1)
+			load_die(err, NULL);
+	}
+	o->uris = g;
 }
 
 static void
@@ -288,7 +326,7 @@ main(int argc, char **argv)
 		O_MAXCONN, O_PIPED, O_METHOD, O_ADDHDR, O_HTTPV, O_PREPLY, O_PREQ, O_HOG, O_SNDBUF,
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
-		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG,
+		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -330,8 +368,8 @@ main(int argc, char **argv)
 		{ "think-timeout", required_argument, NULL, O_THINKTO },
 		{ "wsess", required_argument, NULL, O_WSESS },
 		{ "wsesslog", required_argument, NULL, O_WSESSLOG },
-		{ "wlog", required_argument, NULL, O_UNSUP },
-		{ "wset", required_argument, NULL, O_UNSUP },
+		{ "wlog", required_argument, NULL, O_WLOG },
+		{ "wset", required_argument, NULL, O_WSET },
 		{ "ssl", no_argument, NULL, O_UNSUP },
 		{ "ssl-ciphers", required_argument, NULL, O_UNSUP },
 		{ "ssl-no-reuse", no_argument, NULL, O_UNSUP },
@@ -346,6 +384,8 @@ main(int argc, char **argv)
 	struct load_opts o;
 	struct load_stats st;
 	struct load_thread *th = NULL;
+	struct uri_gen uris;
+	const char *wset = NULL, *wlog = NULL;
 	char err[TP_ERRLEN], *slash;
 	unsigned i;
 	int ch, idx, hostport, rc = 2, nconns_set = 0;
@@ -434,6 +474,8 @@ main(int argc, char **argv)
 		case O_WSESSLOG: load_wsesslog(&o, optarg);
 			nconns_set = o.num_calls_set = 1;
 			break;
+		case O_WSET: wset = optarg; break;
+		case O_WLOG: wlog = optarg; break;
 		case O_UNSUP:
 			fprintf(stderr, "httpload: --%s is an httperf option httpload does not "
 			    "support (yet)\n", lopts[idx].name);
@@ -462,6 +504,9 @@ main(int argc, char **argv)
 		load_die("--threads: usrsctp runs one stack per process", NULL);
 	if (o.threads > 1 && (o.print_reply || o.print_request))
 		load_die("--threads and --print-* do not mix", NULL);
+	memset(&uris, 0, sizeof(uris));
+	if (wset != NULL || wlog != NULL)
+		load_uris(&o, &uris, wset, wlog);
 	hostport = strchr(o.server, ':') != NULL && strchr(o.server, '[') == NULL;
 	snprintf(o.addr, sizeof(o.addr), hostport ? "[%s]:%u" : "%s:%u", o.server, o.port);
 	load_raise_nofile();
@@ -536,6 +581,7 @@ out:
 		report_stats_free(&th[i].st);
 	free(th);
 	report_stats_free(&st);
+	uri_free(&uris);
 	free(o.headers);
 	return rc;
 }

@@ -107,9 +107,11 @@ parses() { # parses FILE: all of httperf's lines are there, in httperf's format
 	[ -z "$missing" ] || diag "unmatched:$missing"
 	[ -z "$missing" ]
 }
-counts() { # counts FILE: the lines that must agree with httperf (durations left out)
+# counts FILE: the lines that must agree with httperf (durations left out). httperf divides
+# byte totals by the reply count in integers: sizes are compared in whole bytes.
+counts() {
 	sed -nE 's/^(Total: connections [0-9]+ requests [0-9]+ replies [0-9]+).*/\1/p;
-		/^Reply size/p; /^Reply status/p' "$1"
+		s/\.[0-9]+//g; s/ \(total [0-9]+\)//; /^Reply size/p; /^Reply status/p' "$1"
 }
 
 for srv in $servers; do
@@ -291,6 +293,71 @@ if [ -n "${1:-}" ]; then
 		ok $st "--wsesslog: the same totals, statuses and session lines as httperf"
 	fi
 fi
+# ---- URI generators: --wset, --wlog ----
+reqlines() { grep -a '^SH[0-9]*:GET ' "$1" | sed 's/^SH[0-9]*://' | tr -d '\r'; }
+set -- $servers
+if [ -n "${1:-}" ]; then
+	port=${1##*:}
+	mkdir -p "$tmp/root/ws/0" "$tmp/root/ws/1"
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		head -c $((100 + i)) /dev/urandom >"$tmp/root/ws/0/$i.html"
+		head -c $((200 + i)) /dev/urandom >"$tmp/root/ws/1/$i.html"
+	done
+	(cd "$tmp/root" && $py -c '
+import os, zlib
+for d, _, fs in os.walk("ws"):
+    for n in fs:
+        p = os.path.join(d, n); b = open(p, "rb").read()
+        print("/%s %d %08x" % (p, len(b), zlib.crc32(b) & 0xffffffff))') >"$tmp/ws.manifest"
+	"$hl" --server 127.0.0.1 --port "$port" --uri /ws --wset 20,1 --num-conns 5 --num-calls 5 \
+		--print-request=header >"$tmp/ws.out" 2>&1
+	reqlines "$tmp/ws.out" >"$tmp/ws.hl"
+	[ "$(head -1 "$tmp/ws.hl")" = "GET /ws/0/1.html HTTP/1.1" ] &&
+		[ "$(sed -n 10p "$tmp/ws.hl")" = "GET /ws/1/0.html HTTP/1.1" ] &&
+		[ "$(sed -n 20p "$tmp/ws.hl")" = "GET /ws/0/0.html HTTP/1.1" ] &&
+		[ "$(wc -l <"$tmp/ws.hl")" = 25 ] && grep -q ' 2xx=25 ' "$tmp/ws.out"
+	ok $? "--wset 20,1: 25 calls walk /ws/0/1.html .. /ws/1/9.html and wrap to /ws/0/0.html"
+	"$hl" --server 127.0.0.1 --port "$port" --uri /ws/ --wset 20,0.25 --num-conns 1 \
+		--num-calls 40 --print-request=header --verify-manifest "$tmp/ws.manifest" >"$tmp/ws.out" 2>&1
+	rc=$?
+	runs=$(reqlines "$tmp/ws.out" | uniq -c | awk '{print $1}' | sed '1d;$d' | sort -u | tr '\n' ' ')
+	[ "$runs" = "4 " ] && [ "$(reqlines "$tmp/ws.out" | sort -u | wc -l)" -ge 10 ] &&
+		grep -q 'corrupt 0$' "$tmp/ws.out" && grep -q ' 2xx=40 ' "$tmp/ws.out" && [ $rc -eq 0 ]
+	ok $? "--wset 20,0.25: each URI four times in a row (runs: $runs), bodies checked per URI"
+	printf '/ws/0/3.html\0/1k.bin\0\0/missing' >"$tmp/uris.wlog"
+	"$hl" --server 127.0.0.1 --port "$port" --wlog y,"$tmp/uris.wlog" --num-conns 2 \
+		--num-calls 4 --print-request=header >"$tmp/wl.out" 2>&1
+	reqlines "$tmp/wl.out" >"$tmp/wl.hl"
+	printf 'GET %s HTTP/1.1\n' /ws/0/3.html /1k.bin /missing /ws/0/3.html /1k.bin /missing \
+		/ws/0/3.html /1k.bin >"$tmp/wl.want"
+	cmp -s "$tmp/wl.hl" "$tmp/wl.want" && grep -q ' 2xx=6 3xx=0 4xx=2 ' "$tmp/wl.out"
+	ok $? "--wlog y: the file's URIs in turn, an empty entry skipped, wrapping around"
+	"$hl" --server 127.0.0.1 --port "$port" --wlog n,"$tmp/uris.wlog" --num-conns 10 \
+		--num-calls 2 --rate 100 >"$tmp/wl.out" 2>&1
+	rc=$?
+	grep -q '^Total: connections 2 requests 3 replies 3 ' "$tmp/wl.out" && [ $rc -eq 0 ]
+	ok $? "--wlog n: the run stops after the list's 3 URIs ($(grep '^Total' "$tmp/wl.out"))"
+	if [ "$have_httperf" = 1 ]; then
+		for a in "--uri /ws --wset 20,1 --num-conns 3 --num-calls 9" \
+			"--wlog y,$tmp/uris.wlog --num-conns 3 --num-calls 3"; do
+			# shellcheck disable=SC2086
+			"$hl" --server 127.0.0.1 --port "$port" $a --print-request=header >"$tmp/a.out" 2>&1
+			# shellcheck disable=SC2086
+			httperf --server 127.0.0.1 --port "$port" $a --print-request=header >"$tmp/b.out" 2>/dev/null
+			diff <(reqlines "$tmp/b.out"; counts "$tmp/b.out") \
+				<(reqlines "$tmp/a.out"; counts "$tmp/a.out") >"$tmp/diff"
+			st=$?
+			[ $st -eq 0 ] || diag "$(head -20 "$tmp/diff")"
+			ok $st "${a%% --num-conns*}: the same request lines, counts and bytes as httperf"
+		done
+		"$hl" --server 127.0.0.1 --port "$port" --wlog n,"$tmp/uris.wlog" --num-conns 10 \
+			--num-calls 2 --rate 100 >"$tmp/a.out" 2>&1
+		httperf --server 127.0.0.1 --port "$port" --wlog n,"$tmp/uris.wlog" --num-conns 10 \
+			--num-calls 2 --rate 100 >"$tmp/b.out" 2>/dev/null
+		[ "$(counts "$tmp/a.out")" = "$(counts "$tmp/b.out")" ]
+		ok $? "--wlog n: the same totals as httperf ($(grep '^Total' "$tmp/b.out" | cut -c1-60))"
+	fi
+fi
 printf '/a contents=%s\n' "'open" >"$tmp/bad.log"
 "$hl" --server 127.0.0.1 --port 9 --wsesslog 1,0,"$tmp/bad.log" >/dev/null 2>"$tmp/u.out"
 [ $? -eq 2 ] && grep -q 'line 1: unterminated quote' "$tmp/u.out"
@@ -314,9 +381,16 @@ ok $? "httpload --help"
 "$hl" --no-such-option >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "unrecognized option" "$tmp/u.out"
 ok $? "unknown option: exit 2 with a message"
-"$hl" --wset 1,1 >"$tmp/u.out" 2>&1
+"$hl" --ssl >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "does not support" "$tmp/u.out"
-ok $? "--wset: refused clearly"
+ok $? "--ssl: refused clearly"
+"$hl" --wset 10,2 >"$tmp/u.out" 2>&1
+[ $? -eq 2 ] && grep -q "wset takes" "$tmp/u.out"
+ok $? "--wset with a rate above 1: exit 2"
+: >"$tmp/empty.wlog"
+"$hl" --wlog y,"$tmp/empty.wlog" >"$tmp/u.out" 2>&1
+[ $? -eq 2 ] && grep -q "holds no URI" "$tmp/u.out"
+ok $? "--wlog with an empty file: exit 2"
 "$hl" --wsess 1,x,1 >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "wsess takes" "$tmp/u.out"
 ok $? "--wsess with a bad argument: exit 2"
