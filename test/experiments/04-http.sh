@@ -382,8 +382,8 @@ if len(links) > 1:
     out.append("Between the links the gain of 100 streams for %g KiB files is %.1fx on %d Mbit/s "
                "and %.1fx on %d Mbit/s. The links differ in rate and delay at once: on the slow "
                "one 100 small files in flight reach %.0f of its %.0f KB/s, so its bandwidth, not "
-               "its longer round trip, caps the gain (the paper's gain grew with latency at one "
-               "rate)." % (s0 / 1024, ratio(lo, s0, "sctp100"), lo, ratio(hi, s0, "sctp100"), hi,
+               "its longer round trip, caps the gain (the paper reports the gain growing with latency)."
+               % (s0 / 1024, ratio(lo, s0, "sctp100"), lo, ratio(hi, s0, "sctp100"), hi,
                v.get((lo, s0, "sctp100"), 0), lo * 1e6 / 8 / 1024))
 if all(ratio(l, s0, "sctp1") < 1 for l in links):
     out.append("One SCTP stream fetches one file per association, with a four-way handshake (INIT, "
