@@ -97,7 +97,22 @@ for c in $levels; do
 	done
 done
 
-python3 - "$results" "$secs" "$ncpu" "$reps" <<'PY'
+# Paced load over many mostly idle connections: 1000 sessions (one connection each) of 100
+# calls, 50 ms of think time between calls, the same httperf options for both (wrk has no think
+# time). httperf's select() scans every descriptor on each turn of its loop, however few are
+# ready; httpload's epoll returns just the ready ones.
+wsess=${WSESS:-1000,100,0.05}
+for r in $(seq "$reps"); do
+	for t in httpload httperf; do
+		bin=$t
+		[ $t = httpload ] && bin=$hl
+		cpu=$(timed "$tmp/ws.out" "$bin" --hog --server 127.0.0.1 --port "$port" --uri /1k.bin \
+			--wsess "$wsess" --rate 10000 --timeout 30)
+		awk '/^Total:/ {print $7, $9}' "$tmp/ws.out" | sed "s/^/$t-wsess ${wsess%%,*} /; s/\$/ $cpu/" >>"$results"
+	done
+done
+
+python3 - "$results" "$secs" "$ncpu" "$reps" "$wsess" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 5]
 secs, ncpu, reps = sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -114,16 +129,21 @@ for tool, c, n, d, cpu in rows:
         b[2] = cpu / d if d > 0 else 0
 print("\nnginx 4 workers, 1 KiB file, keep-alive; clients one at a time on CPU 0, nginx on "
       "CPU%s; %s s per run, best of %s" % (" 1" if ncpu == 2 else "s 1-%d" % (ncpu - 1), secs, reps))
-print("%-9s %6s %12s %12s %16s" % ("tool", "conns", "replies/s", "client CPU", "replies/CPU-s"))
+print("%-15s %6s %12s %12s %16s" % ("tool", "conns", "replies/s", "client CPU", "replies/CPU-s"))
 for (tool, c), (rate, pc, load) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-    print("%-9s %6d %12.0f %11.0f%% %16.0f" % (tool, c, rate, 100 * load, pc))
-for c in sorted({k[1] for k in best}):
+    print("%-15s %6d %12.0f %11.0f%% %16.0f" % (tool, c, rate, 100 * load, pc))
+for c in sorted({k[1] for k in best if "-" not in k[0]}):
     h, w, p = (best.get((t, c), [0, 0, 0]) for t in ("httpload", "wrk", "httperf"))
     def ratio(a, b):
         return a / b if b else 0
     print("%5d conns  rate: httpload/wrk %.2f  httpload/httperf %.2f   "
           "per client CPU-second: httpload/wrk %.2f  httpload/httperf %.2f" %
           (c, ratio(h[0], w[0]), ratio(h[0], p[0]), ratio(h[1], w[1]), ratio(h[1], p[1])))
+h, p = (best.get((t + "-wsess", int(sys.argv[5].split(",")[0]))) for t in ("httpload", "httperf"))
+if h and p:
+    print("--wsess %s (paced, mostly idle connections): rate httpload/httperf %.2f, per client "
+          "CPU-second httpload/httperf %.2f" % (sys.argv[5], h[0] / p[0] if p[0] else 0,
+          h[1] / p[1] if p[1] else 0))
 print("goals: >= 0.9x wrk, >= 2x httperf. Where a client's CPU is under 100% the server was the "
       "limit: the rate ratios then compare the server with itself, the per-CPU-second ones say "
       "what one client core drives.")
