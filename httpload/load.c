@@ -683,6 +683,10 @@ load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t err
 	r.so.tp.streams = (uint16_t)o->streams;
 	r.so.tp.nodelay = (int)o->nodelay;
 	r.so.tp.rto_min_ms = o->rto_min;
+	r.so.tp.rto_initial_ms = o->rto_initial;
+	r.so.tp.rto_max_ms = o->rto_max;
+	r.so.tp.path_max_retrans = o->path_max_retrans;
+	r.so.tp.local = o->local;
 	r.so.tp.sndbuf = o->sndbuf;
 	r.so.tp.rcvbuf = o->rcvbuf;
 	r.so.tp.udp_port = (uint16_t)o->udp_port;

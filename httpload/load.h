@@ -271,6 +271,9 @@ struct load_opts {
 	const char *proto;
 	unsigned streams;
 	unsigned rto_min, nodelay;
+	unsigned rto_initial, rto_max; /* ms, 0: the stack's */
+	int path_max_retrans;    /* 0: the stack's */
+	const char *local;       /* --local: addresses to bind first */
 	unsigned udp_port, udp_remote_port;
 	unsigned threads;
 	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */

@@ -44,7 +44,9 @@ static const char usage[] =
 "transports:\n"
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N                SCTP streams per association (default 1); calls spread over them\n"
-"  --rto-min MS --nodelay     SCTP/TCP tuning\n"
+"  --rto-min MS --nodelay     SCTP/TCP tuning; also --rto-initial MS --rto-max MS\n"
+"  --path-max-retrans N       SCTP: retransmissions before a path counts as failed\n"
+"  --local ADDR[,ADDR2]       bind to these local addresses first (SCTP: several)\n"
 "  --udp-encaps-port N        usrsctp: local UDP encapsulation port (default 9899)\n"
 "  --udp-port N               usrsctp: the server's UDP encapsulation port (default 9899)\n"
 "beyond httperf:\n"
@@ -326,7 +328,8 @@ main(int argc, char **argv)
 		O_MAXCONN, O_PIPED, O_METHOD, O_ADDHDR, O_HTTPV, O_PREPLY, O_PREQ, O_HOG, O_SNDBUF,
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
-		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG,
+		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
+		O_LOCAL,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -353,6 +356,10 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, O_STREAMS },
 		{ "rto-min", required_argument, NULL, O_RTOMIN },
 		{ "nodelay", no_argument, NULL, O_NODELAY },
+		{ "rto-initial", required_argument, NULL, O_RTOINIT },
+		{ "rto-max", required_argument, NULL, O_RTOMAX },
+		{ "path-max-retrans", required_argument, NULL, O_PMR },
+		{ "local", required_argument, NULL, O_LOCAL },
 		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
 		{ "udp-port", required_argument, NULL, O_UDPR },
 		{ "concurrency", required_argument, NULL, 'c' },
@@ -454,6 +461,11 @@ main(int argc, char **argv)
 			break;
 		case O_RTOMIN: o.rto_min = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_NODELAY: o.nodelay = 1; break;
+		case O_RTOINIT: o.rto_initial = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
+		case O_RTOMAX: o.rto_max = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
+		case O_PMR: o.path_max_retrans = (int)load_num(optarg, 1, 1000, "retransmission count");
+			break;
+		case O_LOCAL: o.local = optarg; break;
 		case O_UDPL: o.udp_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
 		case O_UDPR: o.udp_remote_port = (unsigned)load_num(optarg, 1, 65535, "UDP port");
 			break;
