@@ -358,6 +358,40 @@ for d, _, fs in os.walk("ws"):
 		ok $? "--wlog n: the same totals as httperf ($(grep '^Total' "$tmp/b.out" | cut -c1-60))"
 	fi
 fi
+# ---- --print-request, --print-reply, --method, --add-header, --max-piped-calls, --period:
+# the same output as httperf (User-Agent, Host and Date aside: httperf leaves a port other than
+# 80 out of Host, RFC 9110 puts it in) ----
+printed() { # printed FILE: the SH/SB/SS/RH/RB/RS lines, the lines that differ by nature left out
+	tr -d '\r' <"$1" | grep -aE '^(S[HBS]|R[HBS])[0-9]+:' | grep -avE ':(User-Agent|Host|Date):' |
+		sed -E 's/^(SS[0-9]+: header )[0-9]+/\1N/'
+}
+set -- $servers
+if [ -n "${1:-}" ] && [ "$have_httperf" = 1 ]; then
+	port=${1##*:}
+	for m in GET HEAD; do
+		a=(--server 127.0.0.1 --port "$port" --uri /missing --num-conns 2 --num-calls 2
+			--method $m --add-header 'X-Test: 1\n' --print-reply --print-request)
+		"$hl" "${a[@]}" >"$tmp/a.out" 2>&1
+		httperf "${a[@]}" >"$tmp/b.out" 2>/dev/null
+		diff <(printed "$tmp/b.out") <(printed "$tmp/a.out") >"$tmp/diff" &&
+			[ "$(printed "$tmp/a.out" | grep -c '^SH[0-9]*:X-Test: 1$')" = 4 ]
+		st=$?
+		[ $st -eq 0 ] || diag "$(head -20 "$tmp/diff")"
+		ok $st "--method $m --add-header --print-reply --print-request: httperf's lines"
+	done
+	for a in "--uri /1k.bin --num-conns 4 --num-calls 30 --max-piped-calls 8" \
+		"--uri /1k.bin --num-conns 20 --num-calls 2 --period e0.005" \
+		"--uri /1k.bin --num-conns 20 --num-calls 2 --period u0.001,0.01 --max-connections 3"; do
+		# shellcheck disable=SC2086
+		"$hl" --server 127.0.0.1 --port "$port" $a >"$tmp/a.out" 2>&1
+		# shellcheck disable=SC2086
+		httperf --server 127.0.0.1 --port "$port" $a >"$tmp/b.out" 2>/dev/null
+		diff <(counts "$tmp/b.out") <(counts "$tmp/a.out") >"$tmp/diff"
+		st=$?
+		[ $st -eq 0 ] || diag "$(cat "$tmp/diff")"
+		ok $st "${a#--uri /1k.bin }: the same counts and bytes as httperf"
+	done
+fi
 printf '/a contents=%s\n' "'open" >"$tmp/bad.log"
 "$hl" --server 127.0.0.1 --port 9 --wsesslog 1,0,"$tmp/bad.log" >/dev/null 2>"$tmp/u.out"
 [ $? -eq 2 ] && grep -q 'line 1: unterminated quote' "$tmp/u.out"
