@@ -506,6 +506,19 @@ load_retry(struct ev_loop *loop, void *arg)
 	load_refill(arg);
 }
 
+/* --progress (the default on a terminal): a line on stderr at each reply-rate sample. */
+static void
+load_progress(struct load_run *r, double rate)
+{
+	const struct load_stats *st = r->st;
+
+	fprintf(stderr, "httpload: %.0f s: %llu replies (%.1f/s now), %llu connections open, "
+	    "%llu started, %llu errors%s\n", (double)(ev_clock_us() - r->t0) / 1e6,
+	    (unsigned long long)st->replies, rate, (unsigned long long)r->nactive,
+	    (unsigned long long)r->started, (unsigned long long)report_errors_total(st),
+	    r->o->threads > 1 ? " (thread 1, a share of the load)" : "");
+}
+
 static void
 load_sample(struct ev_loop *loop, void *arg)
 {
@@ -515,6 +528,8 @@ load_sample(struct ev_loop *loop, void *arg)
 
 	if (r->o->verbose)
 		printf("reply-rate = %-8.1f\n", rate);
+	if (r->o->progress)
+		load_progress(r, rate);
 	st->rate_sum += rate;
 	st->rate_sum2 += rate * rate;
 	if (rate < st->rate_min)

@@ -265,6 +265,7 @@ struct load_opts {
 	double duration;         /* s, 0: until num-conns are done */
 	unsigned print_reply, print_request; /* LOAD_PRINT_* */
 	int hog, verbose, json, csv, verify, no_report;
+	int progress;            /* a progress line on stderr every 5 s (thread 0 only) */
 	const char *manifest;
 	unsigned client_id, client_n;
 	int sndbuf, rcvbuf;      /* 0: as given by the stack (httperf's defaults are printed) */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "ev.h"
 #include "load.h"
@@ -56,6 +57,7 @@ static const char usage[] =
 "  --verify                   check each body's length; --verify-manifest FILE: and checksum\n"
 "                             (lines \"PATH SIZE CRC32hex\"); bad bodies count as corrupt\n"
 "  --threads N                N independent event loops, one merged report\n"
+"  --progress | --no-progress a line on stderr every 5 s (default: when stderr is a terminal)\n"
 "  --help, -h   --version, -V\n"
 "SIGINT ends the run early; the report covers what was done until then.\n"
 "exit status: 0 all calls answered, 1 some error counted, 2 bad usage or set-up failure\n";
@@ -329,7 +331,7 @@ main(int argc, char **argv)
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
 		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
-		O_LOCAL,
+		O_LOCAL, O_PROGRESS, O_NOPROGRESS,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -360,6 +362,8 @@ main(int argc, char **argv)
 		{ "rto-max", required_argument, NULL, O_RTOMAX },
 		{ "path-max-retrans", required_argument, NULL, O_PMR },
 		{ "local", required_argument, NULL, O_LOCAL },
+		{ "progress", no_argument, NULL, O_PROGRESS },
+		{ "no-progress", no_argument, NULL, O_NOPROGRESS },
 		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
 		{ "udp-port", required_argument, NULL, O_UDPR },
 		{ "concurrency", required_argument, NULL, 'c' },
@@ -411,6 +415,7 @@ main(int argc, char **argv)
 	o.proto = "tcp";
 	o.streams = 1;
 	o.threads = 1;
+	o.progress = isatty(2);
 	while ((ch = getopt_long(argc, argv, "vhVc:d:", lopts, &idx)) != -1) {
 		switch (ch) {
 		case O_SERVER: o.server = optarg; break;
@@ -466,6 +471,8 @@ main(int argc, char **argv)
 		case O_PMR: o.path_max_retrans = (int)load_num(optarg, 1, 1000, "retransmission count");
 			break;
 		case O_LOCAL: o.local = optarg; break;
+		case O_PROGRESS: o.progress = 1; break;
+		case O_NOPROGRESS: o.progress = 0; break;
 		case O_UDPL: o.udp_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
 		case O_UDPR: o.udp_remote_port = (unsigned)load_num(optarg, 1, 65535, "UDP port");
 			break;
@@ -541,6 +548,7 @@ main(int argc, char **argv)
 			/* Each thread a share of the load; the first takes the remainders. */
 			th[i].o = o;
 			th[i].o.client_id = o.client_id * o.threads + i;
+			th[i].o.progress = o.progress && i == 0;
 			th[i].o.rate = o.rate / o.threads;
 			th[i].o.period_a = o.period_a * o.threads;
 			th[i].o.period_b = o.period_b * o.threads;

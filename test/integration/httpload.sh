@@ -155,6 +155,16 @@ for srv in $servers; do
 	ok $? "$name: closed loop 8 x 1 s, --json: replies, no error, p99 ($(head -c 120 "$tmp/j.out"))"
 done
 
+# ---- --progress: a line on stderr every 5 s, nothing on stdout ----
+set -- $servers
+if [ -n "${1:-}" ]; then
+	"$hl" --server 127.0.0.1 --port "${1##*:}" --uri /1k.bin -c 2 -d 5.5 --progress --json \
+		>"$tmp/p.out" 2>"$tmp/p.err"
+	grep -Eq '^httpload: 5 s: [0-9]+ replies \([0-9.]+/s now\), 2 connections open, [0-9]+ started, 0 errors$' "$tmp/p.err" &&
+		[ "$(wc -l <"$tmp/p.err")" = 1 ] && $py -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/p.out"
+	ok $? "--progress: one line on stderr after 5 s ($(head -1 "$tmp/p.err")), the JSON intact"
+fi
+
 # ---- SIGINT: the run ends early, the report is printed ----
 # shellcheck disable=SC2086
 set -- $servers
@@ -241,12 +251,12 @@ if [ -n "${1:-}" ]; then
 		grep -q '^Session rate \[sess/s\]: .* (10/10)$' "$tmp/s.out" &&
 		grep -q '^Session length histogram: 0 0 0 0 0 0 10$' "$tmp/s.out" &&
 		grep -q '^Session: avg 1.00 connections/session$' "$tmp/s.out" &&
-		[ "$life" = 0.2 ] && [ $rc -eq 0 ]
-	ok $? "--wsess 10,6,0.2 --burst-length 3: 10 sessions of 2 bursts, one think time (${life}s)"
+		awk -v l="${life:-0}" 'BEGIN { exit !(l >= 0.2 && l < 0.4) }' && [ $rc -eq 0 ]
+	ok $? "--wsess 10,6,0.2 --burst-length 3: 10 sessions of 2 bursts, one think time (${life}s: 0.2 and the calls, under 0.4)"
 	"$hl" --server 127.0.0.1 --port "$port" --uri /1k.bin --wsess 2,3,0.4 >"$tmp/s2.out" 2>&1
 	life=$(field "$tmp/s2.out" '^Session lifetime \[s\]: ([0-9.]+)$')
-	[ "$life" = 0.8 ]
-	ok $? "--wsess 2,3,0.4 (bursts of 1): two think times per session (${life}s)"
+	awk -v l="${life:-0}" 'BEGIN { exit !(l >= 0.8 && l < 1.2) }'
+	ok $? "--wsess 2,3,0.4 (bursts of 1): two think times per session (${life}s: 0.8 and the calls, under 1.2)"
 	if [ "$have_httperf" = 1 ]; then
 		httperf --server 127.0.0.1 --port "$port" --uri /1k.bin --wsess 10,6,0.2 \
 			--burst-length 3 --rate 20 >"$tmp/hp.out" 2>/dev/null
@@ -350,12 +360,8 @@ for d, _, fs in os.walk("ws"):
 			[ $st -eq 0 ] || diag "$(head -20 "$tmp/diff")"
 			ok $st "${a%% --num-conns*}: the same request lines, counts and bytes as httperf"
 		done
-		"$hl" --server 127.0.0.1 --port "$port" --wlog n,"$tmp/uris.wlog" --num-conns 10 \
-			--num-calls 2 --rate 100 >"$tmp/a.out" 2>&1
-		httperf --server 127.0.0.1 --port "$port" --wlog n,"$tmp/uris.wlog" --num-conns 10 \
-			--num-calls 2 --rate 100 >"$tmp/b.out" 2>/dev/null
-		[ "$(counts "$tmp/a.out")" = "$(counts "$tmp/b.out")" ]
-		ok $? "--wlog n: the same totals as httperf ($(grep '^Total' "$tmp/b.out" | cut -c1-60))"
+		# --wlog n is not compared: httperf stops the moment the list runs out, without
+		# waiting for the replies out, so its totals depend on timing.
 	fi
 fi
 # ---- --print-request, --print-reply, --method, --add-header, --max-piped-calls, --period:
