@@ -44,15 +44,19 @@ struct load_run {
 	uint64_t interval_replies, interval_sessions;
 	struct ev_timer tick, sample, stop, retry, intr;
 	int stopping;            /* no new connections */
+	int drained;             /* --wlog n: no URI left, no new calls (those out still count) */
 	unsigned seed;
 	char err[TP_ERRLEN];
 };
 
 static void load_start_due(struct load_run *r);
+static void load_drain(struct load_run *r);
 static int load_conn_start(struct load_run *r, uint64_t t_sched);
 static void load_tick(struct ev_loop *loop, void *arg);
 static void load_refill(struct load_run *r);
 static void load_retry(struct ev_loop *loop, void *arg);
+static int load_build(struct load_run *r, const char *method, const char *uri, const char *body,
+    size_t body_len, char **out, size_t *out_len);
 
 /* Seconds to the next connection (--rate, --period). */
 static double
@@ -93,6 +97,28 @@ load_print_lines(struct load_run *r, const char *tag, uint64_t id, const char *p
 	(void)r;
 }
 
+/* --wset, --wlog: the next URI's request, built for one call (it owns it). -1 when the list
+ * is used up (--wlog n: the run drains, no call or connection more) or out of memory. */
+static int
+load_uri_request(struct load_run *r, char **req, size_t *len)
+{
+	char buf[512];
+	const char *u;
+	size_t n;
+
+	if ((u = uri_next(r->o->uris, buf, sizeof(buf), &n)) == NULL) {
+		load_drain(r);
+		return -1;
+	}
+	if (r->o->verbose)
+		printf("httpload: accessing URI `%.*s'\n", (int)n, u);
+	if (load_build(r, r->o->method, u, NULL, 0, req, len) == -1) {
+		r->st->errors[LOAD_E_OTHER]++;
+		return -1;
+	}
+	return 0;
+}
+
 /* Keep the connection's streams busy with calls, as many as it has slots and calls left. */
 static void
 load_fill(struct load_conn *lc)
@@ -104,19 +130,27 @@ load_fill(struct load_conn *lc)
 	const char *req = r->req;
 	size_t req_len = r->req_len;
 
-	while (lc->calls_left > 0 && !r->stopping && sess_slots(lc->s) > 0 &&
+	while (lc->calls_left > 0 && !r->stopping && !r->drained && sess_slots(lc->s) > 0 &&
 	    (!o->wsess || lc->burst_left > 0)) {
 		const struct wlog_req *wr = NULL;
+		char *own = NULL;
 
 		if (lc->ws != NULL) {
 			wr = &lc->ws->b[lc->bi].r[lc->ri];
 			req = wr->req;
 			req_len = wr->req_len;
+		} else if (o->uris != NULL) {
+			if (load_uri_request(r, &own, &req_len) == -1)
+				break;
+			req = own;
 		}
 		k = sess_issue(lc->s, req, req_len, wr ? wr->head_req : r->head_req,
 		    lc->first_wave ? lc->t_sched : 0);
-		if (k == NULL)
+		if (k == NULL) {
+			free(own);
 			break;
+		}
+		k->own = own;
 		if (wr != NULL)
 			lc->ri++;
 		if (o->wsess) {
@@ -148,7 +182,7 @@ load_fill(struct load_conn *lc)
 		}
 	}
 	lc->first_wave = 0;
-	if (lc->calls_left == 0 || r->stopping)
+	if (lc->calls_left == 0 || r->stopping || r->drained)
 		sess_finish(lc->s);
 }
 
@@ -212,12 +246,30 @@ load_body(struct sess *s, struct sess_call *k, const char *p, size_t n, void *ar
 		load_print_lines(r, "RB", k->id, p, n, &k->bol);
 }
 
+/* --verify-manifest: the entry for the call's URI; the request line says which when URIs
+ * vary (--wsesslog, --wset, --wlog). */
+static const struct verify_entry *
+load_expect(struct load_run *r, const struct sess_call *k)
+{
+	const char *u, *end;
+
+	if (r->o->uris == NULL && r->wl.n == 0)
+		return r->expect;
+	if (r->man.n == 0 || (u = memchr(k->req, ' ', k->req_len)) == NULL)
+		return NULL;
+	u++;
+	if ((end = memchr(u, ' ', k->req_len - (size_t)(u - k->req))) == NULL)
+		return NULL;
+	return verify_manifest_find(&r->man, u, (size_t)(end - u));
+}
+
 static void
 load_done(struct sess *s, struct sess_call *k, void *arg)
 {
 	struct load_conn *lc = arg;
 	struct load_run *r = lc->r;
 	struct load_stats *st = r->st;
+	const struct verify_entry *e;
 	int cls = k->status / 100;
 
 	st->replies++;
@@ -233,8 +285,8 @@ load_done(struct sess *s, struct sess_call *k, void *arg)
 		if (k->content_length >= 0 && !k->head_req &&
 		    k->data_bytes != (uint64_t)k->content_length)
 			st->errors[LOAD_E_CORRUPT]++;
-		else if (r->expect != NULL && k->status == 200 && !k->head_req &&
-		    (k->data_bytes != r->expect->size || k->crc != r->expect->crc))
+		else if ((e = load_expect(r, k)) != NULL && k->status == 200 && !k->head_req &&
+		    (k->data_bytes != e->size || k->crc != e->crc))
 			st->errors[LOAD_E_CORRUPT]++;
 	}
 	if (r->o->print_reply) {
@@ -246,7 +298,7 @@ load_done(struct sess *s, struct sess_call *k, void *arg)
 	}
 	(void)s;
 	if (r->o->wsess && lc->burst_out > 0 && --lc->burst_out == 0 && lc->burst_left == 0 &&
-	    lc->calls_left > 0 && !r->stopping) {
+	    lc->calls_left > 0 && !r->stopping && !r->drained) {
 		const struct wlog_burst *b = lc->ws ? &lc->ws->b[lc->bi] : NULL;
 
 		if (b != NULL && lc->ri < b->n) {
@@ -264,8 +316,24 @@ load_done(struct sess *s, struct sess_call *k, void *arg)
 static void
 load_check_done(struct load_run *r)
 {
-	if (r->nactive == 0 && (r->stopping || r->started >= r->num_conns))
+	if (r->nactive == 0 && (r->stopping || r->drained || r->started >= r->num_conns))
 		ev_stop(r->loop);
+}
+
+/* --wlog n: the list is used up. The calls out are answered; the others finish. */
+static void
+load_drain(struct load_run *r)
+{
+	struct load_conn *lc;
+
+	if (r->drained)
+		return;
+	r->drained = 1;
+	ev_timer_stop(r->loop, &r->tick);
+	ev_timer_stop(r->loop, &r->retry);
+	for (lc = r->active; lc != NULL; lc = lc->next)
+		sess_finish(lc->s);
+	load_check_done(r);
 }
 
 static void
@@ -392,7 +460,7 @@ load_start_due(struct load_run *r)
 	uint64_t now = ev_clock_us(), burst = 0;
 
 	ev_timer_stop(r->loop, &r->tick);
-	while (!r->stopping && r->started < r->num_conns && r->next_sched <= now &&
+	while (!r->stopping && !r->drained && r->started < r->num_conns && r->next_sched <= now &&
 	    (r->o->max_conns == 0 || r->nactive < r->o->max_conns)) {
 		load_conn_start(r, r->next_sched);
 		burst++;
@@ -400,7 +468,7 @@ load_start_due(struct load_run *r)
 	}
 	if (burst > r->st->max_burst)
 		r->st->max_burst = burst;
-	if (!r->stopping && r->started < r->num_conns &&
+	if (!r->stopping && !r->drained && r->started < r->num_conns &&
 	    (r->o->max_conns == 0 || r->nactive < r->o->max_conns))
 		ev_timer_start(r->loop, &r->tick, r->next_sched > now ? r->next_sched - now : 0,
 		    load_tick, r);
@@ -421,7 +489,7 @@ load_refill(struct load_run *r)
 	uint64_t target = r->o->concurrency > 0 ? r->o->concurrency : 1;
 
 	ev_timer_stop(r->loop, &r->retry);
-	while (!r->stopping && r->started < r->num_conns && r->nactive < target)
+	while (!r->stopping && !r->drained && r->started < r->num_conns && r->nactive < target)
 		if (load_conn_start(r, 0) == -1) {
 			/* Failed at once (out of fds, refused locally): try again in a while
 			 * rather than spin, so that timers and the other connections go on. */
@@ -438,6 +506,19 @@ load_retry(struct ev_loop *loop, void *arg)
 	load_refill(arg);
 }
 
+/* --progress (the default on a terminal): a line on stderr at each reply-rate sample. */
+static void
+load_progress(struct load_run *r, double rate)
+{
+	const struct load_stats *st = r->st;
+
+	fprintf(stderr, "httpload: %.0f s: %llu replies (%.1f/s now), %llu connections open, "
+	    "%llu started, %llu errors%s\n", (double)(ev_clock_us() - r->t0) / 1e6,
+	    (unsigned long long)st->replies, rate, (unsigned long long)r->nactive,
+	    (unsigned long long)r->started, (unsigned long long)report_errors_total(st),
+	    r->o->threads > 1 ? " (thread 1, a share of the load)" : "");
+}
+
 static void
 load_sample(struct ev_loop *loop, void *arg)
 {
@@ -447,6 +528,8 @@ load_sample(struct ev_loop *loop, void *arg)
 
 	if (r->o->verbose)
 		printf("reply-rate = %-8.1f\n", rate);
+	if (r->o->progress)
+		load_progress(r, rate);
 	st->rate_sum += rate;
 	st->rate_sum2 += rate * rate;
 	if (rate < st->rate_min)
@@ -615,6 +698,10 @@ load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t err
 	r.so.tp.streams = (uint16_t)o->streams;
 	r.so.tp.nodelay = (int)o->nodelay;
 	r.so.tp.rto_min_ms = o->rto_min;
+	r.so.tp.rto_initial_ms = o->rto_initial;
+	r.so.tp.rto_max_ms = o->rto_max;
+	r.so.tp.path_max_retrans = o->path_max_retrans;
+	r.so.tp.local = o->local;
 	r.so.tp.sndbuf = o->sndbuf;
 	r.so.tp.rcvbuf = o->rcvbuf;
 	r.so.tp.udp_port = (uint16_t)o->udp_port;

@@ -2,6 +2,7 @@
 #ifndef SCTPAPPS_LOAD_H
 #define SCTPAPPS_LOAD_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ struct sess_call {
 	int complete;            /* the reply is whole (else abandoned when the session ended) */
 	uint32_t crc;            /* the caller's scratch: running checksum of the content */
 	int bol;                 /* the caller's scratch: printing is at the start of a line */
+	char *own;               /* the caller's: freed with the call (a request built for it) */
 };
 
 struct sess_cbs {
@@ -168,6 +170,32 @@ struct wlog {
 int wlog_load(struct wlog *w, const char *file, char *err, size_t errlen);
 void wlog_free(struct wlog *w);
 
+/* ---- uri.c: httperf's --wset and --wlog URI generators (shared by the threads) ---- */
+
+enum { URI_NONE = 0, URI_WSET, URI_WLOG };
+
+struct uri_gen {
+	int kind;
+	_Atomic uint64_t calls;  /* URIs handed out so far */
+	/* --wset */
+	char prefix[256];
+	size_t prefix_len;
+	uint64_t nfiles, first, step;
+	unsigned digits;
+	double rate, start;
+	/* --wlog */
+	const char *file;
+	char *buf;               /* the file, NUL-separated URIs */
+	size_t *off, n;          /* where each non-empty URI starts */
+	int loop;
+};
+
+int uri_wset_init(struct uri_gen *g, const char *prefix, uint64_t n, double x,
+    unsigned client_id, unsigned client_n, unsigned seed, char *err, size_t errlen);
+int uri_wlog_load(struct uri_gen *g, const char *file, int loop, char *err, size_t errlen);
+void uri_free(struct uri_gen *g);
+const char *uri_next(struct uri_gen *g, char *buf, size_t cap, size_t *len);
+
 /* ---- report.c: the counters, httperf's report, JSON and CSV ---- */
 
 #define LOAD_LIFE_BINS 100000   /* httperf: 1 ms bins up to 100 s for the median lifetime */
@@ -237,12 +265,16 @@ struct load_opts {
 	double duration;         /* s, 0: until num-conns are done */
 	unsigned print_reply, print_request; /* LOAD_PRINT_* */
 	int hog, verbose, json, csv, verify, no_report;
+	int progress;            /* a progress line on stderr every 5 s (thread 0 only) */
 	const char *manifest;
 	unsigned client_id, client_n;
 	int sndbuf, rcvbuf;      /* 0: as given by the stack (httperf's defaults are printed) */
 	const char *proto;
 	unsigned streams;
 	unsigned rto_min, nodelay;
+	unsigned rto_initial, rto_max; /* ms, 0: the stack's */
+	int path_max_retrans;    /* 0: the stack's */
+	const char *local;       /* --local: addresses to bind first */
 	unsigned udp_port, udp_remote_port;
 	unsigned threads;
 	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */
@@ -250,6 +282,7 @@ struct load_opts {
 	unsigned burst_len;      /* calls per burst (--burst-length, default 1) */
 	double think_timeout;    /* s the first reply of a burst may take beyond --timeout */
 	const char *wsesslog;    /* --wsesslog's file (wsess set too; think: the default) */
+	struct uri_gen *uris;    /* --wset, --wlog: each call's URI (NULL: --uri for all) */
 	char addr[512];          /* built: "server:port" */
 };
 

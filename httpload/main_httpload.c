@@ -1,12 +1,14 @@
 /* main_httpload.c: httpload's command line (httperf's options and more) and its report. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "ev.h"
 #include "load.h"
@@ -36,10 +38,16 @@ static const char usage[] =
 "  --burst-length L           --wsess: calls per burst (default 1), issued back to back\n"
 "  --think-timeout S          the first reply of a burst may take S s beyond --timeout\n"
 "  --wsesslog N,X,F           N sessions from file F (httperf's format), X s think time\n"
+"  --wset N,X                 URIs from a working set of N files under --uri, a new one every\n"
+"                             1/X calls (PREFIX/0/1/2.html for file 12 of 1000)\n"
+"  --wlog y|n,F               the URIs of file F in turn (each ended by a NUL); y: wrap around,\n"
+"                             n: stop after the last one\n"
 "transports:\n"
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N                SCTP streams per association (default 1); calls spread over them\n"
-"  --rto-min MS --nodelay     SCTP/TCP tuning\n"
+"  --rto-min MS --nodelay     SCTP/TCP tuning; also --rto-initial MS --rto-max MS\n"
+"  --path-max-retrans N       SCTP: retransmissions before a path counts as failed\n"
+"  --local ADDR[,ADDR2]       bind to these local addresses first (SCTP: several)\n"
 "  --udp-encaps-port N        usrsctp: local UDP encapsulation port (default 9899)\n"
 "  --udp-port N               usrsctp: the server's UDP encapsulation port (default 9899)\n"
 "beyond httperf:\n"
@@ -49,6 +57,7 @@ static const char usage[] =
 "  --verify                   check each body's length; --verify-manifest FILE: and checksum\n"
 "                             (lines \"PATH SIZE CRC32hex\"); bad bodies count as corrupt\n"
 "  --threads N                N independent event loops, one merged report\n"
+"  --progress | --no-progress a line on stderr every 5 s (default: when stderr is a terminal)\n"
 "  --help, -h   --version, -V\n"
 "SIGINT ends the run early; the report covers what was done until then.\n"
 "exit status: 0 all calls answered, 1 some error counted, 2 bad usage or set-up failure\n";
@@ -188,6 +197,10 @@ load_print_cmdline(const struct load_opts *o)
 		printf(" --proto=%s --streams=%u", o->proto, o->streams);
 	if (o->threads > 1)
 		printf(" --threads=%u", o->threads);
+	if (o->uris != NULL && o->uris->kind == URI_WSET)
+		printf(" --wset=%llu,%g", (unsigned long long)o->uris->nfiles, o->uris->rate);
+	if (o->uris != NULL && o->uris->kind == URI_WLOG)
+		printf(" --wlog=%c,%s", o->uris->loop ? 'y' : 'n', o->uris->file);
 	putchar('\n');
 }
 
@@ -231,6 +244,35 @@ load_wsesslog(struct load_opts *o, const char *a)
 	o->num_calls = 1; /* each session: its own count */
 	o->think = x;
 	o->wsesslog = a + off;
+}
+
+/* --wset N,X and --wlog B,F: the URI generators (one of them; not with --wsesslog). */
+static void
+load_uris(struct load_opts *o, struct uri_gen *g, const char *wset, const char *wlog)
+{
+	char err[TP_ERRLEN], extra;
+	double n, x;
+
+	if (wset != NULL && wlog != NULL)
+		load_die("--wset and --wlog do not mix", NULL);
+	if (o->wsesslog != NULL)
+		load_die("--wsesslog names its own URIs: no --wset or --wlog with it", NULL);
+	if (wset != NULL) {
+		if (sscanf(wset, "%lf,%lf%c", &n, &x, &extra) != 2 || n < 1 || n > UINT32_MAX ||
+		    n != floor(n) || x < 0 || x > 1)
+			load_die("--wset takes N,X: files in the working set (1 to 4294967295), "
+			    "the rate of new ones (0 to 1)", wset);
+		if (uri_wset_init(g, o->uri, (uint64_t)n, x, o->client_id, o->client_n,
+		    0x5eed ^ o->client_id, err, sizeof(err)) == -1)
+			load_die(err, NULL);
+	} else {
+		if ((wlog[0] != 'y' && wlog[0] != 'n') || wlog[1] != ',' || wlog[2] == '\0')
+			load_die("--wlog takes y,FILE or n,FILE (wrap around at its end or stop)",
+			    wlog);
+		if (uri_wlog_load(g, wlog + 2, wlog[0] == 'y', err, sizeof(err)) == -1)
+			load_die(err, NULL);
+	}
+	o->uris = g;
 }
 
 static void
@@ -288,7 +330,8 @@ main(int argc, char **argv)
 		O_MAXCONN, O_PIPED, O_METHOD, O_ADDHDR, O_HTTPV, O_PREPLY, O_PREQ, O_HOG, O_SNDBUF,
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
-		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG,
+		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
+		O_LOCAL, O_PROGRESS, O_NOPROGRESS,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -315,6 +358,12 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, O_STREAMS },
 		{ "rto-min", required_argument, NULL, O_RTOMIN },
 		{ "nodelay", no_argument, NULL, O_NODELAY },
+		{ "rto-initial", required_argument, NULL, O_RTOINIT },
+		{ "rto-max", required_argument, NULL, O_RTOMAX },
+		{ "path-max-retrans", required_argument, NULL, O_PMR },
+		{ "local", required_argument, NULL, O_LOCAL },
+		{ "progress", no_argument, NULL, O_PROGRESS },
+		{ "no-progress", no_argument, NULL, O_NOPROGRESS },
 		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
 		{ "udp-port", required_argument, NULL, O_UDPR },
 		{ "concurrency", required_argument, NULL, 'c' },
@@ -330,8 +379,8 @@ main(int argc, char **argv)
 		{ "think-timeout", required_argument, NULL, O_THINKTO },
 		{ "wsess", required_argument, NULL, O_WSESS },
 		{ "wsesslog", required_argument, NULL, O_WSESSLOG },
-		{ "wlog", required_argument, NULL, O_UNSUP },
-		{ "wset", required_argument, NULL, O_UNSUP },
+		{ "wlog", required_argument, NULL, O_WLOG },
+		{ "wset", required_argument, NULL, O_WSET },
 		{ "ssl", no_argument, NULL, O_UNSUP },
 		{ "ssl-ciphers", required_argument, NULL, O_UNSUP },
 		{ "ssl-no-reuse", no_argument, NULL, O_UNSUP },
@@ -346,6 +395,8 @@ main(int argc, char **argv)
 	struct load_opts o;
 	struct load_stats st;
 	struct load_thread *th = NULL;
+	struct uri_gen uris;
+	const char *wset = NULL, *wlog = NULL;
 	char err[TP_ERRLEN], *slash;
 	unsigned i;
 	int ch, idx, hostport, rc = 2, nconns_set = 0;
@@ -364,6 +415,7 @@ main(int argc, char **argv)
 	o.proto = "tcp";
 	o.streams = 1;
 	o.threads = 1;
+	o.progress = isatty(2);
 	while ((ch = getopt_long(argc, argv, "vhVc:d:", lopts, &idx)) != -1) {
 		switch (ch) {
 		case O_SERVER: o.server = optarg; break;
@@ -414,6 +466,13 @@ main(int argc, char **argv)
 			break;
 		case O_RTOMIN: o.rto_min = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_NODELAY: o.nodelay = 1; break;
+		case O_RTOINIT: o.rto_initial = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
+		case O_RTOMAX: o.rto_max = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
+		case O_PMR: o.path_max_retrans = (int)load_num(optarg, 1, 1000, "retransmission count");
+			break;
+		case O_LOCAL: o.local = optarg; break;
+		case O_PROGRESS: o.progress = 1; break;
+		case O_NOPROGRESS: o.progress = 0; break;
 		case O_UDPL: o.udp_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
 		case O_UDPR: o.udp_remote_port = (unsigned)load_num(optarg, 1, 65535, "UDP port");
 			break;
@@ -434,6 +493,8 @@ main(int argc, char **argv)
 		case O_WSESSLOG: load_wsesslog(&o, optarg);
 			nconns_set = o.num_calls_set = 1;
 			break;
+		case O_WSET: wset = optarg; break;
+		case O_WLOG: wlog = optarg; break;
 		case O_UNSUP:
 			fprintf(stderr, "httpload: --%s is an httperf option httpload does not "
 			    "support (yet)\n", lopts[idx].name);
@@ -462,6 +523,9 @@ main(int argc, char **argv)
 		load_die("--threads: usrsctp runs one stack per process", NULL);
 	if (o.threads > 1 && (o.print_reply || o.print_request))
 		load_die("--threads and --print-* do not mix", NULL);
+	memset(&uris, 0, sizeof(uris));
+	if (wset != NULL || wlog != NULL)
+		load_uris(&o, &uris, wset, wlog);
 	hostport = strchr(o.server, ':') != NULL && strchr(o.server, '[') == NULL;
 	snprintf(o.addr, sizeof(o.addr), hostport ? "[%s]:%u" : "%s:%u", o.server, o.port);
 	load_raise_nofile();
@@ -484,6 +548,7 @@ main(int argc, char **argv)
 			/* Each thread a share of the load; the first takes the remainders. */
 			th[i].o = o;
 			th[i].o.client_id = o.client_id * o.threads + i;
+			th[i].o.progress = o.progress && i == 0;
 			th[i].o.rate = o.rate / o.threads;
 			th[i].o.period_a = o.period_a * o.threads;
 			th[i].o.period_b = o.period_b * o.threads;
@@ -536,6 +601,7 @@ out:
 		report_stats_free(&th[i].st);
 	free(th);
 	report_stats_free(&st);
+	uri_free(&uris);
 	free(o.headers);
 	return rc;
 }

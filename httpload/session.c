@@ -79,6 +79,8 @@ sess_call_free(struct sess_call *k)
 {
 	if (k == NULL)
 		return;
+	free(k->own);
+	k->own = NULL;
 	if (sess_nfree >= SESS_FREE_MAX) {
 		free(k);
 		return;
