@@ -2,7 +2,8 @@
 # patches-httperf.sh: httperf 0.9.0 with patches/httperf-0.9.0-sctp.patch against sctphttpd
 # over kernel SCTP (one-to-one), 1, 10 and 100 streams, bursts of calls spread over them: every
 # call answered, and the totals (replies, bytes) equal httpload's on the same server in the
-# same run. Kernel SCTP: natively or in the VM ("--inner" is the part run there).
+# same run; a logging server shows the calls going round-robin over the streams with PPID 63.
+# Kernel SCTP: natively or in the VM ("--inner" is the part run there).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 hl=$top_builddir/httpload/httpload
@@ -80,6 +81,23 @@ run 10 /1k.bin 3 60 10
 run 100 /1k.bin 3 200 100
 # bodies of several SCTP messages (sctphttpd: 16 KiB each), read in parts
 run 10 /100k.bin 2 20 10
+
+# which stream each call takes: a server that logs them (requests answered at once, so every
+# stream is idle again when the next call of a burst goes out)
+s=$((b + 1))
+/usr/bin/python3 "$here/patches-streams.py" $s "$tmp/sids" >"$tmp/py.out" 2>&1 &
+pids="$pids $!"
+for i in $(seq 1 100); do
+	grep -q listening "$tmp/py.out" && break
+	sleep 0.1
+done
+timeout 60 "$hp" --sctp-streams 10 --server 127.0.0.1 --port $s --uri / --num-conns 1 \
+    --num-calls 30 --burst-length 10 --timeout 20 >"$tmp/hp.out" 2>&1
+grep -q '^Total: connections 1 requests 30 replies 30 ' "$tmp/hp.out"
+ok $? "httperf --sctp-streams 10: 30 calls answered by the logging server"
+seq="$(for i in 1 2 3; do for j in $(seq 0 9); do echo "$j 63"; done; done)"
+[ "$(cat "$tmp/sids")" = "$seq" ]
+ok $? "the calls go round-robin over streams 0..9, each with PPID 63 ($(awk '{printf "%s ", $1}' "$tmp/sids"))"
 
 # the option is checked
 "$hp" --sctp-streams 0 --server 127.0.0.1 >/dev/null 2>&1
