@@ -156,8 +156,11 @@ wait $flood
 rss1=$(rss_kb $main)
 new_client after-flood
 rc=$?
+# Within limits: each new client served in under 10 s (its INIT may be dropped with the flood's
+# when the server's UDP socket overflows: two retransmissions at the 3 s initial RTO), the
+# server's memory not growing by 20 MB (the cookie keeps INITs stateless).
 grep -q '^sent 10000 INITs' "$tmp/flood" && [ $served = 5 ] && [ $rc = 0 ] &&
-    awk "BEGIN { exit !($worst < 5 && $rss1 - $rss0 < 20000) }"
+    awk "BEGIN { exit !($worst < 10 && $rss1 - $rss0 < 20000) }"
 ok $? "10000 half-open associations ($(cat "$tmp/flood")): 5 of 5 new clients served during the flood (worst $worst s), after it in $lat s; RSS $rss0 -> $rss1 kB"
 result half-open "10000 INITs never completed ($(sed 's/.*, //' "$tmp/flood")): 5/5 new clients served during them, worst $worst s; RSS $rss0 -> $rss1 kB"
 kill $main
