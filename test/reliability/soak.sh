@@ -41,7 +41,8 @@ soak() { # soak NAME SERVER-LISTEN HTTPLOAD-ARGS...
 	start_httpd "srv-$name" -L "$listen:127.0.0.1:$tp" --udp-port $su --udp-remote-port $cu \
 	    --sctp-streams 100 -d "$doc" -T 600
 	ok $? "$name: sctphttpd up on port $tp" || return
-	local srv=$last
+	local srv=$last idle0 idle1
+	idle0=$(nfds $srv)
 	timeout $((dur + 120)) "$LD" --server 127.0.0.1 --port $tp --timeout 30 --json \
 	    --udp-encaps-port $cu --udp-port $su --duration "$dur" \
 	    --verify-manifest "$tmp/manifest" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err" &
@@ -76,9 +77,17 @@ soak() { # soak NAME SERVER-LISTEN HTTPLOAD-ARGS...
 	# flat: RSS within 10 % + 1 MB of the start, fds exactly as many
 	[ -n "$rss1" ] && [ "$rss1" -le $((rss0 + rss0 / 10 + 1024)) ] && [ "$fd1" -le "$fd0" ]
 	ok $? "$name: RSS $rss0 -> $rss1 kB, fds $fd0 -> $fd1: flat"
+	# and once the clients are gone, as many fds as before they came (no leak)
+	for i in $(seq 1 100); do
+		idle1=$(nfds $srv)
+		[ "$idle1" -le "$idle0" ] && break
+		sleep 0.1
+	done
+	[ "$idle1" = "$idle0" ]
+	ok $? "$name: idle server fds before the load $idle0, after it $idle1"
 	kill $srv
 	wait $srv 2>/dev/null
-	result "soak-$name" "$dur s: ${calls:-0} calls, ${bytes:-0} bytes verified, errors ${errors:-?}, corrupt ${corrupt:-?}; RSS $rss0 -> $rss1 kB, fds $fd0 -> $fd1"
+	result "soak-$name" "$dur s: ${calls:-0} calls, ${bytes:-0} bytes verified, errors ${errors:-?}, corrupt ${corrupt:-?}; RSS $rss0 -> $rss1 kB, fds $fd0 -> $fd1 under load, $idle0 -> $idle1 idle"
 }
 
 for t in $transports; do
