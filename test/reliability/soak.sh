@@ -2,7 +2,8 @@
 # soak.sh: httpload --verify against sctphttpd for DURATION seconds per transport (default
 # 600): TCP, usrsctp with 100 streams, and kernel SCTP with 100 streams (in the VM, test/vm/run,
 # when this kernel has no SCTP). Checks 0 errors and 0 corrupted bodies, and that the server's
-# RSS and open fds are flat (printed at the start, every minute and at the end) (TAP).
+# RSS is flat and its open fds back to their count once the load is over (RSS and fds printed
+# at the start, every minute and at the end) (TAP).
 # Usage: test/reliability/soak.sh [DURATION [TRANSPORT...]]; TRANSPORT: tcp usrsctp kernel.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -74,9 +75,10 @@ soak() { # soak NAME SERVER-LISTEN HTTPLOAD-ARGS...
 	[ $rc = 0 ] && [ "${errors:-1}" = 0 ] && [ "${corrupt:-1}" = 0 ] && [ "${calls:-0}" -gt 0 ]
 	ok $? "$name: $dur s, ${calls:-0} calls verified (${bytes:-0} body bytes), errors ${errors:-?}, corrupt ${corrupt:-?}"
 	[ $rc = 0 ] || sed 's/^/#   /' "$j" "$tmp/$name.err" | head -n 5
-	# flat: RSS within 10 % + 1 MB of the start, fds exactly as many
-	[ -n "$rss1" ] && [ "$rss1" -le $((rss0 + rss0 / 10 + 1024)) ] && [ "$fd1" -le "$fd0" ]
-	ok $? "$name: RSS $rss0 -> $rss1 kB, fds $fd0 -> $fd1: flat"
+	# flat: RSS within 10 % + 1 MB of the start. Under load the fds follow the connections
+	# opened and closed at that instant (printed); the leak check is the idle count below.
+	[ -n "$rss1" ] && [ "$rss1" -le $((rss0 + rss0 / 10 + 1024)) ]
+	ok $? "$name: RSS $rss0 -> $rss1 kB: flat (fds under load $fd0 -> $fd1, at most $fdmax)"
 	# and once the clients are gone, as many fds as before they came (no leak)
 	for i in $(seq 1 100); do
 		idle1=$(nfds $srv)
