@@ -17,6 +17,7 @@
 /* The verdict rule (doc/rtpaudio.1): at most this residual frame loss and longest gap. */
 #define PLAY_OK_LOSS_PCT 1.0
 #define PLAY_OK_GAP_MS   200.0
+#define PLAY_SWITCH_MS   1000  /* a new SSRC is followed once the old one is this silent */
 
 struct play {
 	struct ev_loop *loop;
@@ -84,8 +85,9 @@ play_usage(FILE *fp)
 "  -v, --verbose\n"
 "  -h, --help\n"
 "  The stream ends with an RTCP BYE (udp, PORT+1), the sender closing (sctp, tcp), the\n"
-"  idle timeout or --duration. Verdict: satisfactory when residual frame loss <= %.0f%%\n"
-"  and the longest gap <= %.0f ms.\n", PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
+"  idle timeout or --duration. A new source (a restarted sender) is followed once the\n"
+"  current one has been silent for %d ms. Verdict: satisfactory when residual frame loss <= %.0f%%\n"
+"  and the longest gap <= %.0f ms.\n", PLAY_SWITCH_MS, PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
 }
 
 static int
@@ -364,6 +366,34 @@ play_stop(struct ev_loop *loop, void *arg)
 	play_end(arg);
 }
 
+/* A sender that restarted comes back with a new SSRC, sequence numbers and timestamps
+ * (RFC 3550 section 8): play out what the old source left, then start over with the new one
+ * as with the first. 0, or -1 (out of memory: the old source stays). */
+static int
+play_switch(struct play *p, uint32_t ssrc)
+{
+	struct jitter *jb;
+
+	if ((jb = jitter_new(p->delay_ms)) == NULL)
+		return -1;
+	p->eos = 1; /* flush */
+	play_schedule(p);
+	p->eos = 0;
+	if (p->df != NULL) {
+		fmt_3119_deint_flush(p->di);
+		fmt_3119_deframe_flush(p->df);
+		fmt_3119_depack_init(p->dp3);
+		fmt_3119_deframe_init(p->df, play_frame3119, p);
+		fmt_3119_deint_init(p->di, play_deint, p);
+	}
+	fmt_2250_depack_init(&p->dp);
+	jitter_free(p->jb);
+	p->jb = jb;
+	p->ssrc = ssrc;
+	p->have_first = 0;
+	return 0;
+}
+
 static void
 play_packet(struct play *p, const uint8_t *buf, size_t len)
 {
@@ -393,7 +423,8 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 		p->ssrc = h.ssrc;
 		if (p->idle_ms > 0 && p->fd != -1)
 			ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
-	} else if (h.ssrc != p->ssrc) {
+	} else if (h.ssrc != p->ssrc && (ev_clock_us() - p->last_rx_us < PLAY_SWITCH_MS * 1000ull ||
+	    play_switch(p, h.ssrc) == -1)) {
 		p->other_ssrc++;
 		return;
 	}

@@ -1,0 +1,81 @@
+# test/reliability/common.sh: helpers of the reliability scripts (sourced after test/lib.sh).
+H=${SCTPHTTPD:-$top_builddir/sctphttpd}
+G=${HTTPGET:-$top_builddir/httpload/httpget}
+LD=${HTTPLOAD:-$top_builddir/httpload/httpload}
+P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
+RA=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
+
+need() { # need FILE...: each must be executable, else one failing result and the end
+	local f
+	for f in "$@"; do
+		if [ ! -x "$f" ]; then
+			ok 1 "$f missing (make check builds it)"
+			done_testing
+			exit
+		fi
+	done
+}
+
+port_free() { # port_free tcp|udp PORT
+	! ss -Hn"${1:0:1}"a "sport = :$2" 2>/dev/null | grep -q .
+}
+
+# free_ports N: N consecutive ports free for TCP and UDP, in $port (the first)
+free_ports() {
+	local try i good
+	for try in $(seq 1 50); do
+		port=$((20000 + (RANDOM % 2000) * 16))
+		good=1
+		for i in $(seq 0 $(($1 - 1))); do
+			port_free t $((port + i)) && port_free u $((port + i)) || { good=0; break; }
+		done
+		[ $good = 1 ] && return 0
+	done
+	return 1
+}
+
+# start_httpd NAME ARGS...: sctphttpd in the background ($last), up when it says it listens
+start_httpd() {
+	local name=$1 i
+	shift
+	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	last=$!
+	pids="$pids $last"
+	for i in $(seq 1 100); do
+		grep -q '^sctphttpd: listening' "$tmp/$name.err" 2>/dev/null && return 0
+		kill -0 "$last" 2>/dev/null || break
+		sleep 0.1
+	done
+	sed 's/^/# /' "$tmp/$name.err"
+	return 1
+}
+
+# raw PORT BYTES: send BYTES on a TCP connection, the answer in $tmp/raw.out; 0 when the server
+# closed the connection within 3 s, 1 when it kept it open
+raw() {
+	local rc
+	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 2
+	printf '%s' "$2" >&3
+	timeout 3 cat <&3 >"$tmp/raw.out" 2>/dev/null
+	rc=$?
+	exec 3>&-
+	[ $rc -ne 124 ]
+}
+
+nfds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# result KEY VALUE...: a figure for docs/reliability.md (make reliability-report), in
+# $RELIABILITY_OUT (default $top_builddir/test/reliability/results/) under the script's name
+result() {
+	local dir=${RELIABILITY_OUT:-$top_builddir/test/reliability/results}
+	local key=$1
+	shift
+	mkdir -p "$dir"
+	printf '%s\t%s\n' "$key" "$*" >>"$dir/$(basename "$0" .sh).txt"
+}
+result_reset() {
+	local dir=${RELIABILITY_OUT:-$top_builddir/test/reliability/results}
+	mkdir -p "$dir"
+	: >"$dir/$(basename "$0" .sh).txt"
+}
