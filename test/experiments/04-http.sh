@@ -119,7 +119,7 @@ lab_record
 	echo "sctphttpd --sctp-streams 100 on b ($LAB_B_IP:$PORT tcp and sctp), nginx $(nginx -v 2>&1 | sed 's/.*\///') on b ($LAB_B_IP:$NGPORT), httpload on a"
 } >>"$EXP_OUT/params.txt"
 lab_bg b "$HTTPD" -d "$work/www" -h "$LAB_B_IP" -p $PORT -L "sctp:$LAB_B_IP:$PORT" \
-	--sctp-streams 100 -T 60
+	--sctp-streams 100 --idle-timeout 60
 httpd_pid=$LAB_PID
 lab_bg b nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 nginx_pid=$LAB_PID

@@ -38,7 +38,7 @@ for try in $(seq 1 30); do
 	b=$((20000 + (RANDOM % 2000) * 8))
 	! ss -Hln --sctp "sport = :$b" 2>/dev/null | grep -q . && break
 done
-"$H" -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -T 30 >"$tmp/h.out" 2>"$tmp/h.err" &
+"$H" -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b --idle-timeout 30 >"$tmp/h.out" 2>"$tmp/h.err" &
 pids="$pids $!"
 for i in $(seq 1 100); do
 	grep -q '^sctphttpd: listening on' "$tmp/h.err" && break

@@ -34,7 +34,7 @@ for n in sorted(os.listdir(sys.argv[1])):
     d = open(os.path.join(sys.argv[1], n), "rb").read()
     print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
 PY
-(ulimit -n 8192; exec "$H" -L sctp:127.0.0.1:$tp -d "$doc" -T 600 -l "$tmp/access.log") \
+(ulimit -n 8192; exec "$H" -L sctp:127.0.0.1:$tp -d "$doc" --idle-timeout 600 -l "$tmp/access.log") \
     >"$tmp/main.out" 2>"$tmp/main.err" &
 main=$!
 pids="$pids $main"

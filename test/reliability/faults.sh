@@ -30,7 +30,7 @@ for n in sorted(os.listdir(sys.argv[1])):
 PY
 
 (ulimit -n 8192; exec "$H" -L tcp:127.0.0.1:$tp -L usrsctp:127.0.0.1:$tp --udp-port $su \
-    --udp-remote-port $cu -d "$doc" -l "$tmp/access.log" -T 600) >"$tmp/main.out" 2>"$tmp/main.err" &
+    --udp-remote-port $cu -d "$doc" -l "$tmp/access.log" --idle-timeout 600) >"$tmp/main.out" 2>"$tmp/main.err" &
 main=$!
 pids="$pids $main"
 for i in $(seq 1 50); do

@@ -40,7 +40,7 @@ soak() { # soak NAME SERVER-LISTEN HTTPLOAD-ARGS...
 	free_ports 3 || { ok 1 "$name: no free ports"; return; }
 	local tp=$port su=$((port + 1)) cu=$((port + 2))
 	start_httpd "srv-$name" -L "$listen:127.0.0.1:$tp" --udp-port $su --udp-remote-port $cu \
-	    --sctp-streams 100 -d "$doc" -T 600
+	    --sctp-streams 100 -d "$doc" --idle-timeout 600
 	ok $? "$name: sctphttpd up on port $tp" || return
 	local srv=$last idle0 idle1
 	idle0=$(nfds $srv)
