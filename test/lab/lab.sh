@@ -2,12 +2,13 @@
 # (bash library, sourced). Needs root, netns, veth, sch_netem, nftables: natively on a Linux host
 # that has them, otherwise inside the VM runner (test/vm/run); the same script either way.
 # The API is fixed by the experiments that use it (see test/lab/README.md):
+#   lab_loopback                                       host a alone (loopback, MTU 1500)
 #   lab_two_hosts RATE DELAY_MS LOSS_PCT [JITTER_MS]   one link a <-> b, netem on both ends
 #   lab_link RATE DELAY_MS LOSS_PCT [JITTER_MS]        change that link in place
 #   lab_two_paths                                      a <-> b direct (path 1) and via router r
 #   lab_block_primary on|off, lab_flap PERIOD_S        block path 1 (nftables), periodically
 #   lab_a CMD.., lab_b CMD.., lab_bg a|b CMD..         run in a host ($LAB_PID: the last bg pid)
-#   lab_record, lab_unshaped_mbit, lab_teardown
+#   lab_record, lab_unshaped_mbit, lab_unshaped CMD.., lab_teardown
 
 LAB_A_IP=10.10.0.1 LAB_B_IP=10.10.0.2
 LAB_A_IP1=10.10.1.1 LAB_B_IP1=10.10.1.2
@@ -17,10 +18,12 @@ LAB_R_IP2A=10.10.2.2 LAB_R_IP2B=10.10.3.1
 LAB_P1_RATE=10mbit LAB_P1_DELAY=0.18
 LAB_P2_RATE=11mbit LAB_P2_DELAY=1.87
 : "${LAB_OUT:=${EXP_OUT:-}}"
+# The VM's devtmpfs has no /dev/fd, which bash's process substitution, <(...), needs.
+[ "${SCTPAPPS_VM:-0}" != 1 ] || [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd 2>/dev/null
 # Namespace names carry our pid: runs on one host do not collide.
 LAB_NS_A=lab$$a LAB_NS_B=lab$$b LAB_NS_R=lab$$r
 LAB_TOPO= LAB_PARAMS= LAB_PIDS= LAB_PID= LAB_FLAP_PID=
-LAB_LINK_ARGS=
+LAB_LINK_ARGS= LAB_LINK_DELAY=
 
 lab_die() {
 	echo "lab: $*" >&2
@@ -79,6 +82,17 @@ lab_check_link_args() {
 	lab_check_num jitter "${4:-0}"
 }
 
+# lab_loopback: host a alone (its loopback, MTU 1500: at lo's 64 KiB default Linux SCTP waits
+# on delayed SACKs, about 200 ms a round), for loopback measurements.
+lab_loopback() {
+	[ "$(id -u)" = 0 ] || lab_die "needs root"
+	trap lab_teardown EXIT
+	lab_ns_new "$LAB_NS_A"
+	ip -n "$LAB_NS_A" link set lo mtu 1500
+	LAB_TOPO=loopback
+	LAB_PARAMS="host a alone, its loopback with MTU 1500"
+}
+
 # lab_two_hosts RATE DELAY_MS LOSS_PCT [JITTER_MS]: hosts a and b on one link, each direction
 # shaped by netem on the sending end.
 lab_two_hosts() {
@@ -98,7 +112,7 @@ lab_link() {
 	[ "$LAB_TOPO" = two_hosts ] || lab_die "lab_link: no lab_two_hosts link"
 	lab_netem "$LAB_NS_A" eth0 "$@"
 	lab_netem "$LAB_NS_B" eth0 "$@"
-	LAB_LINK_ARGS="$*"
+	LAB_LINK_ARGS="$*" LAB_LINK_DELAY=$2
 	LAB_PARAMS="a=$LAB_A_IP b=$LAB_B_IP rate=$1 one-way-delay=${2}ms loss=${3}% jitter=${4:-0}ms (netem on both ends)"
 }
 
@@ -232,31 +246,19 @@ lab_record() {
 	} >"$f"
 }
 
-# lab_unshaped_mbit: the TCP rate a -> b in Mbit/s with the link (path 1 of lab_two_paths) shaped
-# by nothing but its delay for a moment (iperf3, 2 s), then the link as it was.
-lab_unshaped_mbit() {
-	local dev dst port=$((5201 + RANDOM % 20000)) out mbit pid
+# lab_unshaped CMD...: run CMD with the link (path 1 of lab_two_paths) shaped by nothing but its
+# delay (no rate limit, no loss), then put the link back as it was; CMD's status.
+lab_unshaped() {
+	local rc dev delay
 	case "$LAB_TOPO" in
-	two_hosts) dst=$LAB_B_IP dev=eth0 ;;
-	two_paths) dst=$LAB_B_IP1 dev=eth1 ;;
-	*) lab_die "lab_unshaped_mbit: no topology" ;;
+	two_hosts) dev=eth0 delay=$LAB_LINK_DELAY ;;
+	two_paths) dev=eth1 delay=$LAB_P1_DELAY ;;
+	*) lab_die "lab_unshaped: no link (lab_two_hosts or lab_two_paths first)" ;;
 	esac
-	if [ "$LAB_TOPO" = two_hosts ]; then
-		# shellcheck disable=SC2086
-		set -- $LAB_LINK_ARGS
-		lab_netem "$LAB_NS_A" eth0 0 "$2" 0
-		lab_netem "$LAB_NS_B" eth0 0 "$2" 0
-	else
-		lab_netem "$LAB_NS_A" eth1 0 "$LAB_P1_DELAY" 0
-		lab_netem "$LAB_NS_B" eth1 0 "$LAB_P1_DELAY" 0
-	fi
-	ip netns exec "$LAB_NS_B" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
-	pid=$!
-	sleep 0.5
-	out=$(ip netns exec "$LAB_NS_A" iperf3 -c "$dst" -p "$port" -t 2 -f m 2>&1)
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	mbit=$(printf '%s\n' "$out" | awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i+1) == "Mbits/sec") v = $i } END { print v }')
+	lab_netem "$LAB_NS_A" $dev 0 "$delay" 0
+	lab_netem "$LAB_NS_B" $dev 0 "$delay" 0
+	"$@"
+	rc=$?
 	if [ "$LAB_TOPO" = two_hosts ]; then
 		# shellcheck disable=SC2086
 		lab_link $LAB_LINK_ARGS
@@ -264,7 +266,32 @@ lab_unshaped_mbit() {
 		lab_netem "$LAB_NS_A" eth1 "$LAB_P1_RATE" "$LAB_P1_DELAY" 0
 		lab_netem "$LAB_NS_B" eth1 "$LAB_P1_RATE" "$LAB_P1_DELAY" 0
 	fi
-	[ -n "$mbit" ] || { echo "lab_unshaped_mbit: iperf3 failed: $out" >&2; echo 0; return 1; }
+	return $rc
+}
+
+# lab_iperf_mbit DST: TCP rate a -> DST (iperf3, 2 s) in Mbit/s, or nothing
+lab_iperf_mbit() {
+	local port=$((5201 + RANDOM % 20000)) pid
+	ip netns exec "$LAB_NS_B" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
+	pid=$!
+	sleep 0.5
+	ip netns exec "$LAB_NS_A" iperf3 -c "$1" -p "$port" -t 2 -f m 2>&1 |
+		awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i+1) == "Mbits/sec") v = $i } END { print v }'
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+
+# lab_unshaped_mbit: the TCP rate a -> b in Mbit/s with the link (path 1 of lab_two_paths) shaped
+# by nothing but its delay for a moment (iperf3, 2 s), then the link as it was; prints it.
+lab_unshaped_mbit() {
+	local dst mbit
+	case "$LAB_TOPO" in
+	two_hosts) dst=$LAB_B_IP ;;
+	two_paths) dst=$LAB_B_IP1 ;;
+	*) lab_die "lab_unshaped_mbit: no link (lab_two_hosts or lab_two_paths first)" ;;
+	esac
+	mbit=$(lab_unshaped lab_iperf_mbit "$dst")
+	[ -n "$mbit" ] || { echo "lab_unshaped_mbit: iperf3 gave no rate" >&2; echo 0; return 1; }
 	echo "$mbit"
 }
 
