@@ -115,7 +115,6 @@ for rate in $RATES; do
 			echo 'idx loss "TCPM" "SCTP, RTO min 1 s" "SCTP, RTO min 200 ms" "SCTP, RTO min 10 ms" "paper: TCPM" "paper: SCTP (RTO min 1 s)"'
 			i=0
 			for loss in 0 0.1 1 3 10; do
-				case " $LOSSES " in *" $loss "*) ;; *) i=$((i + 1)); continue ;; esac
 				printf '%s %s' $i "$loss"
 				for v in $VARIANTS; do printf ' %s' "${R[$rate,$loss,$v,$test]:-NaN}"; done
 				for v in tcpm sctp; do p=$(paper_at $rate $v $test "$loss"); printf ' %s' "${p:-NaN}"; done
@@ -142,8 +141,9 @@ set ylabel "$ylabel"
 set grid
 set key $([ $test = throughput ] && echo "bottom left" || echo "top left") font ",9"
 set title "100 Mbit/s link"
+set datafile missing "NaN"
 plot for [i=3:6] '$test-100mbit.dat' using 1:i with linespoints lw 2 pt i title columnheader(i), \\
-     for [i=7:8] '$test-100mbit.dat' using 1:i with linespoints lw 2 dt 2 pt i lc i-4 title columnheader(i)
+     for [i=7:8] '$test-100mbit.dat' using 1:i with linespoints lw 2 dt 2 pt i-6 lc i-6 title columnheader(i)
 set title "10 Mbit/s link (the paper has no numbers for it)"
 plot for [i=3:6] '$test-10mbit.dat' using 1:i with linespoints lw 2 pt i title columnheader(i)
 unset multiplot
