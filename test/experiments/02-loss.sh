@@ -11,7 +11,7 @@
 DELAY=0.1   # one-way, ms: a LAN (the paper's switched Ethernet)
 SIZE=500
 if [ "$QUICK" = 1 ]; then
-	LOSSES="0 1" DT=1 DL=1 DL_LOSS=3
+	LOSSES="0 1" DT=1 DL=1 DL_LOSS=5
 else
 	LOSSES="0 0.1 1 3 10" DT=5 DL=5 DL_LOSS=12
 fi
