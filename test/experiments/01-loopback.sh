@@ -79,6 +79,7 @@ res=$EXP_OUT/results.csv
 awk -F, -v OFS=, '
 	FNR == 1 { next }
 	FILENAME ~ /paper/ { pt[$1 "," $2] = $3; pl[$1 "," $2] = $4; next }
+	$9 != "" { keys[$2 "," $3] = 1; next } # failed: no value
 	$1 == "throughput" { t[$2 "," $3] = $4; keys[$2 "," $3] = 1 }
 	$1 == "latency" { l[$2 "," $3] = $4; m[$2 "," $3] = $7; keys[$2 "," $3] = 1 }
 	END {

@@ -96,6 +96,7 @@ declare -A R M
 {
 	read -r _
 	while IFS=, read -r rate loss test proto size value unit msgs p50 p99 err; do
+		[ -z "$err" ] || value= p50= # a failed measurement has no value
 		R[$rate,$loss,$proto,$test]=$value
 		M[$rate,$loss,$proto,$test]=$p50
 	done
@@ -215,8 +216,8 @@ name_of() {
 	if awk_test 's >= 150' s="$sctp_unshaped"; then
 		echo "Both are well above 100 Mbit/s: the links, not the CPU, set the rates."
 	else
-		echo "TCP is well above both links, so for TCPM the links set the rates. SCTP is well above"
-		echo "10 Mbit/s but not above 100 Mbit/s: **on the 100 Mbit/s link SCTP's throughput is bounded"
+		echo "TCP is well above both links, so for TCPM the links set the rates. SCTP is"
+		echo "$(awk -v s="$sctp_unshaped" 'BEGIN { printf "%.1f", s / 10 }') times 10 Mbit/s but below 100 Mbit/s: **on the 100 Mbit/s link SCTP's throughput is bounded"
 		echo "by the emulated CPU**, not by the link (read those rows as lower bounds; the 10 Mbit/s"
 		echo "link is the fair comparison). Latency is not affected: one request in flight uses little CPU."
 	fi
