@@ -10,7 +10,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
   qemu-system-x86 qemu-system-common busybox-static cpio kmod iproute2 nftables iputils-ping
   iperf3 python3 mmark curl netcat-openbsd wrk nginx-light lighttpd httperf
   lame sox mpg123 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  ffmpeg
+  ffmpeg gnuplot-nox
   clang libclang-rt-14-dev valgrind"
 
 missing=""

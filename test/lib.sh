@@ -83,3 +83,20 @@ scratch_cleanup() {
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }
+
+# kernel_netem CMD...: like kernel_sctp, for what needs kernel SCTP and netem, veth, nftables
+# (test/lab): natively where the host has them all, else inside the VM (test/vm/run).
+kernel_netem() {
+	if "$top_srcdir/test/vm/have-sctp" --netem 2>/dev/null; then
+		"$@"
+	else
+		"$top_srcdir/test/vm/run" "$@"
+		rc=$?
+		if [ $rc -eq 124 ] || [ $rc -eq 125 ]; then
+			echo "# test/vm/run exited $rc: trying once more"
+			"$top_srcdir/test/vm/run" "$@"
+			rc=$?
+		fi
+		return $rc
+	fi
+}

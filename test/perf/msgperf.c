@@ -36,6 +36,10 @@ mp_usage(FILE *f)
 "      --unordered        send every message unordered (SCTP)\n"
 "      --nodelay          disable Nagle (TCP_NODELAY / SCTP_NODELAY)\n"
 "      --rto-min MS, --rto-initial MS, --rto-max MS   SCTP retransmission timeouts\n"
+"      --path-max-retrans N  SCTP: retransmissions before a path counts as failed\n"
+"      --series FILE      throughput tests: append the rate of each interval to FILE\n"
+"                         (CSV: protocol,size,t_s,epoch_s,kbit_s)\n"
+"      --interval SEC     seconds per --series sample (default 0.5)\n"
 "      --sndbuf BYTES, --rcvbuf BYTES                 socket buffer sizes\n"
 "      --udp-port P       usrsctp: local UDP encapsulation port (default 9899; the local\n"
 "                         table's client takes P+1)\n"
@@ -235,7 +239,7 @@ int
 main(int argc, char **argv)
 {
 	enum { O_STREAMS = 256, O_USE, O_UNORD, O_NODELAY, O_RTOMIN, O_RTOINIT, O_RTOMAX,
-	    O_SNDBUF, O_RCVBUF, O_UDP, O_UDPR, O_CSV };
+	    O_SNDBUF, O_RCVBUF, O_UDP, O_UDPR, O_CSV, O_PMR, O_SERIES, O_INTERVAL };
 	static const struct option lopts[] = {
 		{ "types", required_argument, NULL, 't' },
 		{ "sizes", required_argument, NULL, 's' },
@@ -254,6 +258,9 @@ main(int argc, char **argv)
 		{ "udp-port", required_argument, NULL, O_UDP },
 		{ "udp-remote-port", required_argument, NULL, O_UDPR },
 		{ "csv", no_argument, NULL, O_CSV },
+		{ "path-max-retrans", required_argument, NULL, O_PMR },
+		{ "series", required_argument, NULL, O_SERIES },
+		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -271,6 +278,7 @@ main(int argc, char **argv)
 	cfg.tests = MP_THROUGHPUT | MP_LATENCY;
 	cfg.duration = 2;
 	cfg.streams_used = 1;
+	cfg.interval = 0.5;
 	cfg.opts.sndbuf = cfg.opts.rcvbuf = 0;
 	cfg.sizes[0] = 10, cfg.sizes[1] = 100, cfg.sizes[2] = 1000, cfg.sizes[3] = 10000;
 	cfg.nsizes = 4;
@@ -326,6 +334,15 @@ main(int argc, char **argv)
 		case O_UDP: cfg.opts.udp_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
 		case O_UDPR: cfg.opts.udp_remote_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
 		case O_CSV: cfg.csv = 1; break;
+		case O_PMR: cfg.opts.path_max_retrans = (int)mp_num(optarg, "path_max_retrans", 1, 65535); break;
+		case O_SERIES: cfg.series = optarg; break;
+		case O_INTERVAL:
+			cfg.interval = atof(optarg);
+			if (cfg.interval < 0.01 || cfg.interval > 3600) {
+				fprintf(stderr, "msgperf: bad interval '%s' (seconds, >= 0.01)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'q': cfg.quiet = 1; break;
 		case 'h': mp_usage(stdout); return 0;
 		case 'V': printf("msgperf (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;

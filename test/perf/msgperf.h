@@ -26,6 +26,8 @@ struct mp_cfg {
 	int csv;
 	int quiet;
 	const char *addr;        /* client/server address; NULL: loopback, ephemeral */
+	const char *series;      /* throughput per interval to this CSV file (NULL: none) */
+	double interval;         /* seconds per series sample */
 	struct tp_opts opts;
 };
 

@@ -1,8 +1,10 @@
 /* msgperf_run.c: the measuring engines, both sides on the event loop: full-duplex throughput and
  * request/response latency, over any transport type. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ev.h"
@@ -299,6 +301,10 @@ struct mp_cli {
 	struct mp_io io;
 	struct ev_loop *loop;
 	struct ev_timer end;
+	struct ev_timer tick;    /* --series: one sample per interval */
+	FILE *series;
+	const char *type;
+	uint64_t nticks, tick_us, tick_at, tick_bytes;
 	uint64_t t0, t1, sent_at;
 	double *rtt;
 	size_t nrtt, caprtt;
@@ -313,6 +319,40 @@ mp_cli_stop(struct ev_loop *loop, void *arg)
 	cl->stopped = 1;
 	cl->t1 = ev_clock_us();
 	ev_stop(loop);
+}
+
+/* One --series sample: the rate received since the last one. Samples are due at t0 + k * interval,
+ * so a late wake-up does not shift the ones after it. */
+static void
+mp_cli_tick(struct ev_loop *loop, void *arg)
+{
+	struct mp_cli *cl = arg;
+	uint64_t now = ev_clock_us(), due;
+	struct timespec ts;
+	double secs = (double)(now - cl->tick_at) / 1e6;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(cl->series, "%s,%zu,%.3f,%.3f,%.1f\n", cl->type, cl->io.size,
+	    (double)(now - cl->t0) / 1e6, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9,
+	    secs > 0 ? (double)(cl->io.rxbytes - cl->tick_bytes) * 8 / 1000 / secs : 0);
+	fflush(cl->series);
+	cl->tick_at = now;
+	cl->tick_bytes = cl->io.rxbytes;
+	due = cl->t0 + ++cl->nticks * cl->tick_us;
+	ev_timer_start(loop, &cl->tick, due > now ? due - now : 0, mp_cli_tick, cl);
+}
+
+static int
+mp_cli_series_open(struct mp_cli *cl, const struct mp_cfg *cfg, char *err, size_t errlen)
+{
+	if ((cl->series = fopen(cfg->series, "a")) == NULL) {
+		tp_seterr(err, errlen, "--series %s: %s", cfg->series, strerror(errno));
+		return -1;
+	}
+	if (ftell(cl->series) == 0)
+		fprintf(cl->series, "protocol,size,t_s,epoch_s,kbit_s\n");
+	cl->tick_us = (uint64_t)(cfg->interval * 1e6);
+	return 0;
 }
 
 static void
@@ -439,7 +479,11 @@ mp_client(const struct mp_cfg *cfg, const char *type, const char *addr, size_t s
 	r->type = type;
 	r->size = size;
 	r->test = test;
+	cl.type = type;
 	if ((cl.loop = ev_new(r->err, sizeof(r->err))) == NULL)
+		goto out;
+	if (cfg->series != NULL && test != MP_LATENCY &&
+	    mp_cli_series_open(&cl, cfg, r->err, sizeof(r->err)) == -1)
 		goto out;
 	if ((c = tp_connect(type, addr, &cfg->opts, r->err, sizeof(r->err))) == NULL)
 		goto out;
@@ -466,6 +510,11 @@ mp_client(const struct mp_cfg *cfg, const char *type, const char *addr, size_t s
 		goto out;
 	}
 	ev_timer_start(cl.loop, &cl.end, (uint64_t)(cfg->duration * 1e6), mp_cli_stop, &cl);
+	if (cl.series != NULL) {
+		cl.tick_at = cl.t0;
+		cl.nticks = 1;
+		ev_timer_start(cl.loop, &cl.tick, cl.tick_us, mp_cli_tick, &cl);
+	}
 	if (test == MP_LATENCY && (rc = mp_cli_request(&cl)) != TP_OK) {
 		if (rc != TP_RETRY) {
 			tp_seterr(r->err, sizeof(r->err), "send: %s", c->err);
@@ -477,6 +526,7 @@ mp_client(const struct mp_cfg *cfg, const char *type, const char *addr, size_t s
 	rc = -1;
 	ev_run(cl.loop);
 	ev_timer_stop(cl.loop, &cl.end);
+	ev_timer_stop(cl.loop, &cl.tick);
 	if (cl.io.failed) {
 		tp_seterr(r->err, sizeof(r->err), "%s", c->err);
 		goto out;
@@ -506,6 +556,8 @@ out:
 		tp_watch(c, cl.loop, 0, NULL, NULL);
 	tp_conn_free(c);
 	mp_io_free(&cl.io);
+	if (cl.series != NULL)
+		fclose(cl.series);
 	free(cl.rtt);
 	ev_free(cl.loop);
 	return rc;

@@ -1,0 +1,78 @@
+# test/experiments/common.sh: what experiments 01-03 share (sourced): the lab, TAP checks,
+# gnuplot, numbers. Environment (from test/experiments/run): QUICK, EXP_OUT, EXP_ROOT.
+: "${EXP_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${QUICK:=0}"
+: "${EXP_OUT:?EXP_OUT not set (run through test/experiments/run)}"
+export EXP_ROOT QUICK EXP_OUT
+LAB_OUT=$EXP_OUT
+. "$EXP_ROOT/test/lab/lab.sh"
+MSGPERF=$EXP_ROOT/msgperf
+exp_failed=0
+[ -x "$MSGPERF" ] || { echo "not ok - $MSGPERF not built (scripts/setup.sh)"; exit 1; }
+command -v gnuplot >/dev/null || { echo "not ok - gnuplot not installed (apt-get install gnuplot-nox)"; exit 1; }
+
+# check STATUS DESCRIPTION: one TAP line (no number; run numbers them)
+check() {
+	if [ "$1" -eq 0 ]; then
+		echo "ok - $2"
+	else
+		echo "not ok - $2"
+		exp_failed=$((exp_failed + 1))
+	fi
+}
+
+exp_done() { exit $((exp_failed > 0)); }
+
+# awk_test EXPR [VAR=VALUE...]: exit status of a numeric comparison done by awk
+awk_test() {
+	local e=$1
+	shift
+	local a=() v
+	for v in "$@"; do a+=(-v "$v"); done
+	awk "${a[@]}" "BEGIN { exit !($e) }"
+}
+
+# fmt NUMBER [DECIMALS]: a number for a table ("-" stays)
+fmt() {
+	if [ -z "$1" ] || [ "$1" = - ]; then echo -; else LC_ALL=C printf '%.*f\n' "${2:-0}" "$1"; fi
+}
+
+# exp_plot NAME W H: run $EXP_OUT/NAME.gp twice, for NAME.png and NAME.svg (the script sets
+# everything but the terminal and the output).
+exp_plot() {
+	local name=$1 w=${2:-1000} h=${3:-560}
+	(cd "$EXP_OUT" &&
+		gnuplot -e "set terminal pngcairo size $w,$h font 'Sans,10'; set output '$name.png'" "$name.gp" &&
+		gnuplot -e "set terminal svg size $w,$h font 'Sans,10' dynamic; set output '$name.svg'" "$name.gp")
+	check $? "figure $name.png and .svg drawn"
+}
+
+# exp_where: a phrase for the report: where this ran
+exp_where() {
+	if [ "${SCTPAPPS_VM:-0}" = 1 ]; then
+		echo "in the project's VM (Debian kernel $(uname -r) under qemu TCG, $(nproc) vCPU)"
+	else
+		echo "natively (kernel $(uname -r), $(nproc) CPUs)"
+	fi
+}
+
+# exp_server HOST PORT MSGPERF-SERVER-ARGS...: a msgperf server in HOST (lab_bg), listening on
+# PORT (given in the args' address) before this returns; its pid in $LAB_PID.
+exp_server() {
+	local host=$1 port=$2 i
+	shift 2
+	lab_bg "$host" "$MSGPERF" server "$@"
+	for i in $(seq 50); do
+		[ -n "$("lab_$host" ss -Hln -t -S "sport = :$port" 2>/dev/null)" ] && return 0
+		kill -0 "$LAB_PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# exp_kill PID: stop a background job (a server) and reap it
+exp_kill() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
