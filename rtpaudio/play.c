@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ev.h"
@@ -23,7 +24,7 @@ struct play {
 	struct rtpaudio_net net;
 	const char *listen, *out_path;
 	int raw, json, verbose;
-	uint32_t delay_ms, idle_ms, duration_ms;
+	uint32_t delay_ms, idle_ms, duration_ms, rtcp_ms, stats_ms;
 	/* network */
 	int fd, rtcp_fd;
 	struct tp_listener *l;
@@ -32,8 +33,16 @@ struct play {
 	size_t msglen;
 	int locked;
 	uint32_t ssrc;
-	struct ev_timer play_t, idle_t, dur_t;
-	uint64_t last_rx_us;
+	struct ev_timer play_t, idle_t, dur_t, rr_t, stats_t;
+	uint64_t last_rx_us, start_us;
+	/* RTCP: what the reports say, and where they go on UDP (where the SRs come from) */
+	struct rtcp_rx rx;
+	uint32_t my_ssrc;
+	struct sockaddr_storage rtcp_peer;
+	socklen_t rtcp_peerlen;
+	uint64_t rr_sent, sr_received;
+	int64_t fec_gext;       /* fec: the extended group number, for the reports */
+	int fec_glast;
 	/* pipeline */
 	struct jitter *jb;
 	struct fmt_2250_depack dp;
@@ -71,7 +80,7 @@ play_usage(FILE *fp)
 "  plays it out through a jitter buffer into a WAV file and reports what was lost.\n"
 "  -t, --transport T      udp (default), sctp, prsctp, tcp (RFC 4571)\n"
 "  -f, --format F         2250 (default, PT 14), 3119 (RFC 5219 mpa-robust, PT 96) or\n"
-"                         fec (poc-fec: Reed-Solomon groups of ADUs on plain UDP)\n"
+"                         fec (poc-fec: Reed-Solomon groups of ADUs, no RTP)\n"
 "  -s, --stack S          kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -o, --output FILE      decoded PCM as WAV (default: none; - for standard output)\n"
 "      --raw              raw 16-bit PCM instead of WAV\n"
@@ -80,9 +89,14 @@ play_usage(FILE *fp)
 "  -D, --duration SEC     stop after SEC seconds (default: at the end of the stream)\n"
 "      --udp-port P       usrsctp: local UDP encapsulation port (default 9899)\n"
 "      --udp-remote-port P   usrsctp: the sender's encapsulation port (default 9900)\n"
+"      --rtcp-interval MS receiver reports every MS (default 1000; 0: none)\n"
+"      --stats-interval MS  statistics so far on standard error every MS\n"
 "  -j, --json             statistics as one JSON object\n"
 "  -v, --verbose\n"
 "  -h, --help\n"
+"  RTCP: receiver reports (RFC 3550) and an APP packet with the playout delay go to the\n"
+"  sender: on udp to where its sender reports come from (PORT+1), on sctp and prsctp on the\n"
+"  association with PPID 0x52544350, on tcp in the RFC 4571 framing (RFC 5761 demux).\n"
 "  The stream ends with an RTCP BYE (udp, PORT+1), the sender closing (sctp, tcp), the\n"
 "  idle timeout or --duration. Verdict: satisfactory when residual frame loss <= %.0f%%\n"
 "  and the longest gap <= %.0f ms.\n", PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
@@ -364,19 +378,112 @@ play_stop(struct ev_loop *loop, void *arg)
 	play_end(arg);
 }
 
+/* One compound RR (+ SDES + APP with the playout delay) to the sender. */
+static void
+play_send_rr(struct play *p)
+{
+	struct rtcp_block b;
+	uint8_t buf[128];
+	size_t n, sent;
+
+	rtcp_rx_block(&p->rx, p->ssrc, ev_clock_us(), &b);
+	n = rtcp_rr_pack(buf, sizeof(buf), p->my_ssrc, p->rx.init ? &b : NULL,
+	    p->delay_ms > 0 ? p->delay_ms : 1);
+	if (n == 0)
+		return;
+	if (p->c != NULL) {
+		struct tp_msginfo mi = { 0 };
+		mi.ppid = RTPAUDIO_PPID_RTCP;
+		if (strcmp(p->net.transport, "tcp") != 0)
+			mi.flags = TP_F_UNORDERED;
+		if (strcmp(p->net.transport, "prsctp") == 0)
+			mi.lifetime_ms = p->rtcp_ms;
+		/* advisory: a full buffer skips this one */
+		if (tp_send(p->c, buf, n, &mi, &sent) == TP_OK)
+			p->rr_sent++;
+	} else if (p->rtcp_fd != -1 && p->rtcp_peerlen > 0) {
+		if (sendto(p->rtcp_fd, buf, n, 0, (struct sockaddr *)&p->rtcp_peer,
+		    p->rtcp_peerlen) >= 0)
+			p->rr_sent++;
+	}
+}
+
+static void
+play_rr_tick(struct ev_loop *loop, void *arg)
+{
+	struct play *p = arg;
+
+	play_send_rr(p);
+	ev_timer_start(loop, &p->rr_t, p->rtcp_ms * 1000ull, play_rr_tick, p);
+}
+
+static void
+play_stats_tick(struct ev_loop *loop, void *arg)
+{
+	struct play *p = arg;
+	double fdur = p->rate ? (double)p->samples * 1000.0 / p->rate : 0;
+	uint64_t now = ev_clock_us();
+
+	fprintf(stderr, "rtpaudio play: t=%.1f received=%llu lost=%llu late=%llu "
+	    "played=%llu concealed=%llu longest_gap_ms=%.1f jitter_ms=%.1f rr_sent=%llu\n",
+	    (double)(now - p->start_us) / 1e6,
+	    (unsigned long long)(p->fx != NULL ? p->rx_packets : p->jb->received),
+	    (unsigned long long)p->jb->lost, (unsigned long long)p->jb->late,
+	    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
+	    p->longest_run * fdur, rtcp_rx_jitter_ms(&p->rx), (unsigned long long)p->rr_sent);
+	ev_timer_start(loop, &p->stats_t, p->stats_ms * 1000ull, play_stats_tick, p);
+}
+
+/* An RTCP packet from the sender: SRs (for LSR/DLSR) and the BYE that ends a UDP stream. */
+static void
+play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
+{
+	struct rtcp_info ri;
+
+	if (rtcp_parse(buf, len, &ri) <= 0)
+		return;
+	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
+		p->sr_received++;
+		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
+	}
+	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->format == FMT_FEC))
+		play_end(p);
+}
+
+static void
+play_locked(struct play *p)
+{
+	p->locked = 1;
+	if (p->idle_ms > 0 && p->fd != -1)
+		ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
+	if (p->rtcp_ms > 0 && !ev_timer_armed(&p->rr_t))
+		ev_timer_start(p->loop, &p->rr_t, p->rtcp_ms * 1000ull, play_rr_tick, p);
+}
+
 static void
 play_packet(struct play *p, const uint8_t *buf, size_t len)
 {
 	struct rtp_hdr h;
 
 	if (p->format == FMT_FEC) {
-		/* no RTP: a group is decoded when the next one begins */
-		if (!p->locked) {
-			p->locked = 1;
-			if (p->idle_ms > 0 && p->fd != -1)
-				ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
-		}
+		/* no RTP: a group is decoded when the next one begins; the reports number
+		 * the packets group * n + index, timed in the groups' microseconds */
+		struct fmt_fec_hdr fh;
+		if (!p->locked)
+			play_locked(p);
 		p->last_rx_us = ev_clock_us();
+		if (fmt_fec_hdr_parse(buf, len, &fh) > 0) {
+			/* the group number has 8 bits: extend it (a step back of up to 16 groups
+			 * is reordering, anything else goes forward) */
+			int d = (fh.gseq - p->fec_glast) & 0xff;
+			if (p->rx.init && d < 240)
+				p->fec_gext += d;
+			else if (p->rx.init)
+				p->fec_gext -= 256 - d;
+			p->fec_glast = fh.gseq;
+			rtcp_rx_packet(&p->rx, (uint16_t)(p->fec_gext * fh.n + fh.pseq), fh.tstamp,
+			    p->last_rx_us);
+		}
 		if (fmt_fec_rx_put(p->fx, buf, len) == 0)
 			p->rx_packets++;
 		else
@@ -389,16 +496,15 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 	}
 	/* one source: the first one heard */
 	if (!p->locked) {
-		p->locked = 1;
 		p->ssrc = h.ssrc;
-		if (p->idle_ms > 0 && p->fd != -1)
-			ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
+		play_locked(p);
 	} else if (h.ssrc != p->ssrc) {
 		p->other_ssrc++;
 		return;
 	}
 	p->rx_packets++;
 	p->last_rx_us = ev_clock_us();
+	rtcp_rx_packet(&p->rx, h.seq, h.ts, p->last_rx_us);
 	jitter_put(p->jb, h.seq, h.ts, h.payload, h.plen, p->last_rx_us);
 	play_schedule(p);
 }
@@ -420,16 +526,34 @@ static void
 play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg)
 {
 	struct play *p = arg;
-	struct rtcp_info ri;
+	struct sockaddr_storage from;
+	socklen_t fromlen;
 	uint8_t buf[2048];
 	ssize_t n;
 
 	(void)loop;
 	(void)events;
-	while (!p->eos && (n = recv(fd, buf, sizeof(buf), 0)) >= 0)
-		if (rtcp_parse(buf, (size_t)n, &ri) > 0 && ri.bye && p->locked &&
-		    (ri.ssrc == p->ssrc || p->format == FMT_FEC))
-			play_end(p);
+	for (;;) {
+		fromlen = sizeof(from);
+		if (p->eos || (n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+		    &fromlen)) < 0)
+			break;
+		if (n >= 8 && buf[1] == RTCP_SR) {
+			p->rtcp_peer = from;
+			p->rtcp_peerlen = fromlen;
+		}
+		play_rtcp_msg(p, buf, (size_t)n);
+	}
+}
+
+/* RTCP on a connection: its PPID on SCTP; on tcp RFC 5761's packet types 200..204. */
+static int
+play_is_rtcp(const struct play *p, const uint8_t *buf, size_t len, const struct tp_msginfo *mi)
+{
+	if (mi->ppid == RTPAUDIO_PPID_RTCP)
+		return 1;
+	return strcmp(p->net.transport, "tcp") == 0 && len >= 8 && (buf[0] >> 6) == 2 &&
+	    buf[1] >= RTCP_SR && buf[1] <= RTCP_APP;
 }
 
 static void
@@ -457,7 +581,10 @@ play_conn(struct tp_conn *c, unsigned events, void *arg)
 				p->msglen = 0; /* larger than any packet we take: drop it */
 			continue;
 		}
-		play_packet(p, p->msg, p->msglen);
+		if (play_is_rtcp(p, p->msg, p->msglen, &mi))
+			play_rtcp_msg(p, p->msg, p->msglen);
+		else
+			play_packet(p, p->msg, p->msglen);
 		p->msglen = 0;
 	}
 }
@@ -505,6 +632,7 @@ play_report(struct play *p)
 		    "\"residual_frame_loss_pct\":%.3f,\"duration_s\":%.3f,\"format\":\"%s\","
 		    "\"adu_dummies\":%llu,\"poc_descriptors\":%llu,\"deinterleave_late\":%llu,"
 		    "\"fec_groups\":%llu,\"fec_recovered\":%llu,\"fec_unrecoverable\":%llu,"
+		    "\"rtcp_rr_sent\":%llu,\"rtcp_sr_received\":%llu,\"jitter_ms\":%.2f,"
 		    "\"satisfactory\":%s}\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
 		    (unsigned long long)j->lost,
@@ -520,7 +648,9 @@ play_report(struct play *p)
 		    (unsigned long long)poc, (unsigned long long)late,
 		    (unsigned long long)(p->fx ? p->fx->groups : 0),
 		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
-		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0), ok ? "true" : "false");
+		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0),
+		    (unsigned long long)p->rr_sent, (unsigned long long)p->sr_received,
+		    rtcp_rx_jitter_ms(&p->rx), ok ? "true" : "false");
 	} else {
 		char extra[160] = "";
 		if (p->fx != NULL)
@@ -536,6 +666,7 @@ play_report(struct play *p)
 		printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
 		    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
 		    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
+		    "rtcp: %llu receiver reports sent, %llu sender reports received, jitter %.2f ms\n"
 		    "%s"
 		    "verdict: %s\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
@@ -544,7 +675,9 @@ play_report(struct play *p)
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable, gap, loss,
-		    (double)frames * fdur / 1000.0, extra, ok ? "satisfactory" : "not satisfactory");
+		    (double)frames * fdur / 1000.0, (unsigned long long)p->rr_sent,
+		    (unsigned long long)p->sr_received, rtcp_rx_jitter_ms(&p->rx), extra,
+		    ok ? "satisfactory" : "not satisfactory");
 	}
 	fflush(stdout);
 }
@@ -563,6 +696,8 @@ play_main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'D' },
 		{ "udp-port", required_argument, NULL, 'u' },
 		{ "udp-remote-port", required_argument, NULL, 'U' },
+		{ "rtcp-interval", required_argument, NULL, 'R' },
+		{ "stats-interval", required_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -577,6 +712,7 @@ play_main(int argc, char **argv)
 	p.delay_ms = 200;
 	p.idle_ms = 3000;
 	p.format = 2250;
+	p.rtcp_ms = 1000;
 	rtpaudio_net_init(&p.net, 0);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "t:s:f:o:d:D:jvh", lo, NULL)) != -1) {
@@ -604,6 +740,10 @@ play_main(int argc, char **argv)
 		case 'u': p.net.udp_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1, 65535); break;
 		case 'U': p.net.udp_remote_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1,
 		    65535); break;
+		case 'R': p.rtcp_ms = (uint32_t)rtpaudio_num(optarg, "RTCP interval", 0, 600000);
+			break;
+		case 'P': p.stats_ms = (uint32_t)rtpaudio_num(optarg, "stats interval", 0, 3600000);
+			break;
 		case 'j': p.json = 1; break;
 		case 'v': p.verbose = 1; break;
 		case 'h': play_usage(stdout); return 0;
@@ -619,6 +759,12 @@ play_main(int argc, char **argv)
 	if (rtpaudio_net_check(&p.net, p.err, sizeof(p.err)) == -1)
 		goto bad;
 	fmt_2250_depack_init(&p.dp);
+	rtcp_rx_init(&p.rx, p.format == FMT_FEC ? 1000000 : RTP_CLOCK_MPA);
+	{
+		struct timespec t;
+		clock_gettime(CLOCK_REALTIME, &t);
+		p.my_ssrc = (uint32_t)(t.tv_nsec ^ (t.tv_sec << 12) ^ (getpid() << 8));
+	}
 	p.pt = p.format == 3119 ? FMT_3119_PT : RTP_PT_MPA;
 	if (p.format != 2250) {
 		if ((p.dp3 = malloc(sizeof(*p.dp3))) == NULL ||
@@ -632,10 +778,6 @@ play_main(int argc, char **argv)
 		fmt_3119_deint_init(p.di, play_deint, &p);
 	}
 	if (p.format == FMT_FEC) {
-		if (strcmp(p.net.transport, "udp") != 0) {
-			snprintf(p.err, sizeof(p.err), "--format fec: udp only");
-			goto bad;
-		}
 		if ((p.fx = malloc(sizeof(*p.fx))) == NULL) {
 			snprintf(p.err, sizeof(p.err), "out of memory");
 			goto bad;
@@ -673,6 +815,9 @@ play_main(int argc, char **argv)
 		fprintf(stderr, "rtpaudio play: listening on %s (%s)\n", p.listen, p.net.transport);
 	if (p.duration_ms > 0)
 		ev_timer_start(p.loop, &p.dur_t, p.duration_ms * 1000ull, play_stop, &p);
+	p.start_us = ev_clock_us();
+	if (p.stats_ms > 0)
+		ev_timer_start(p.loop, &p.stats_t, p.stats_ms * 1000ull, play_stats_tick, &p);
 	if (ev_run(p.loop) == -1) {
 		snprintf(p.err, sizeof(p.err), "event loop: %s", strerror(errno));
 		goto bad;
@@ -691,6 +836,8 @@ bad:
 		ev_timer_stop(p.loop, &p.play_t);
 		ev_timer_stop(p.loop, &p.idle_t);
 		ev_timer_stop(p.loop, &p.dur_t);
+		ev_timer_stop(p.loop, &p.rr_t);
+		ev_timer_stop(p.loop, &p.stats_t);
 		if (p.fd != -1)
 			ev_fd_del(p.loop, p.fd);
 		if (p.rtcp_fd != -1)

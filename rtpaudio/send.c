@@ -26,6 +26,18 @@ struct send {
 	const char *dest, *sdp;
 	size_t mtu;
 	uint32_t lifetime_ms, start_delay_ms, drop_every;
+	/* --lifetime auto (doc/rtpaudio.1): from the SCTP status's SRTT, the player's playout
+	 * delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
+	int lifetime_auto;
+	uint32_t playout_ms, srtt_ms, srtt_min_ms, rtcp_ms, stats_ms;
+	/* the latest receiver report */
+	uint64_t rr_count;
+	int64_t rr_rtt_us;     /* -1: none yet */
+	double rr_jitter_ms, rr_fraction;
+	int32_t rr_cum_lost;
+	uint8_t rbuf[2048];
+	size_t rlen;
+	unsigned watching;     /* events asked of the connection */
 	int verbose;
 	int format, pt;        /* 2250 or 3119; the RTP payload type */
 	uint8_t *adu;          /* 3119: every frame's ADU, fr[] points here */
@@ -46,7 +58,7 @@ struct send {
 	uint32_t ts;
 	uint64_t ts_rem, us_rem, media_us;
 	uint64_t start_us;
-	struct ev_timer tick, rtcp;
+	struct ev_timer tick, rtcp, stats;
 	/* connection */
 	int fd, rtcp_fd;
 	struct tp_conn *c;
@@ -73,12 +85,18 @@ send_usage(FILE *fp)
 "                       timed reliability), tcp (RFC 4571 framing)\n"
 "  -s, --stack S        kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
+"      --lifetime auto  prsctp: the playout delay less half the growth of the SCTP SRTT\n"
+"                       over its smallest value and twice the reported jitter, within\n"
+"                       [10, playout delay] ms, re-evaluated at each receiver report\n"
+"      --playout-delay MS  the player's, until its RTCP says (default 200)\n"
+"      --rtcp-interval MS  sender reports every MS (default 1000)\n"
+"      --stats-interval MS  progress and RTCP figures on standard error every MS\n"
 "  -m, --mtu BYTES      largest RTP packet, header included (default 1400)\n"
 "  -f, --format F       2250 (default: RFC 2250, PT 14) or 3119 (RFC 5219 mpa-robust ADUs,\n"
 "                       PT 96; layer III only)\n"
 "      --interleave N   3119: interleave cycles of N ADUs (RFC 5219 section 7, 2..255)\n"
 "  -f fec -k K -n N     poc-fec: groups of K ADUs as N packets of a Reed-Solomon code,\n"
-"                       any K of which recover the group (udp only; default 20 and 25)\n"
+"                       any K of which recover the group (default 20 and 25)\n"
 "      --sdp FILE       write an SDP description of the stream (udp) for other players\n"
 "      --start-delay MS  wait MS after writing the SDP file before the first packet\n"
 "      --ttl N          multicast TTL (default 1)\n"
@@ -87,7 +105,8 @@ send_usage(FILE *fp)
 "      --drop-every N   test aid: do not send every Nth packet (simulated loss)\n"
 "  -v, --verbose        progress on standard error\n"
 "  -h, --help\n"
-"  UDP also carries RTCP sender reports on PORT+1, and a BYE at the end.\n");
+"  RTCP sender reports go on PORT+1 (udp, with a BYE at the end) or on the connection\n"
+"  (sctp, prsctp: PPID 0x52544350); the player's receiver reports give the RTT.\n");
 }
 
 static void send_tick(struct ev_loop *loop, void *arg);
@@ -220,7 +239,23 @@ send_raw(struct send *s, const uint8_t *p, size_t len)
 	return rc;
 }
 
-static void send_writable(struct tp_conn *c, unsigned events, void *arg);
+static void send_conn(struct tp_conn *c, unsigned events, void *arg);
+static void send_conn_read(struct send *s);
+
+/* The connection is watched for the player's RTCP always, and for EV_WRITE while packets
+ * wait; tp_watch only when that changes. */
+static int
+send_watch(struct send *s, unsigned events)
+{
+	if (s->watching & 0x100)
+		events &= ~(unsigned)EV_READ;
+	if ((s->watching & 0xff) == events)
+		return 0;
+	if (tp_watch(s->c, s->loop, events, events ? send_conn : NULL, s) != TP_OK)
+		return -1;
+	s->watching = (s->watching & 0x100) | events;
+	return 0;
+}
 
 /* Queued packets first, in order; what the transport will not take now waits for EV_WRITE. */
 static int
@@ -232,22 +267,23 @@ send_flush(struct send *s)
 		if (rc == TP_ERROR)
 			return -1;
 		if (rc == TP_RETRY)
-			return tp_watch(s->c, s->loop, EV_WRITE, send_writable, s) == TP_OK ? 0 : -1;
+			return send_watch(s, EV_READ | EV_WRITE);
 		s->qhead = (s->qhead + 1) % SEND_QUEUE;
 		s->qlen--;
 	}
 	if (s->c != NULL)
-		tp_watch(s->c, s->loop, 0, NULL, NULL);
+		return send_watch(s, EV_READ);
 	return 0;
 }
 
 static void
-send_writable(struct tp_conn *c, unsigned events, void *arg)
+send_conn(struct tp_conn *c, unsigned events, void *arg)
 {
 	struct send *s = arg;
 
 	(void)c;
-	(void)events;
+	if (events & EV_READ)
+		send_conn_read(s);
 	if (send_flush(s) == -1) {
 		s->rc = 1;
 		ev_stop(s->loop);
@@ -335,19 +371,30 @@ bad:
 	return rc;
 }
 
+/* The SR, on UDP's RTCP port or on the connection beside the media (no BYE there: the
+ * association's end is the stream's, and an unordered BYE could overtake the last packets). */
 static void
 send_rtcp(struct send *s, int bye)
 {
 	uint8_t buf[128];
-	size_t n;
+	size_t n, sent;
 
-	if (s->rtcp_fd == -1)
-		return;
 	n = rtcp_sr_pack(buf, sizeof(buf), s->ssrc, rtp_ntp_now(), s->ts, (uint32_t)s->packets,
-	    (uint32_t)s->octets, bye);
-	/* RTCP is advisory: nobody listening is fine */
-	if (n > 0)
+	    (uint32_t)s->octets, bye && s->c == NULL);
+	if (n == 0)
+		return;
+	/* RTCP is advisory: nobody listening, or a full buffer, is fine */
+	if (s->c != NULL) {
+		struct tp_msginfo mi = { 0 };
+		mi.ppid = RTPAUDIO_PPID_RTCP;
+		if (strcmp(s->net.transport, "tcp") != 0)
+			mi.flags = TP_F_UNORDERED;
+		if (strcmp(s->net.transport, "prsctp") == 0)
+			mi.lifetime_ms = s->rtcp_ms;
+		(void)tp_send(s->c, buf, n, &mi, &sent);
+	} else if (s->rtcp_fd != -1) {
 		(void)!send(s->rtcp_fd, buf, n, 0);
+	}
 }
 
 static void
@@ -356,7 +403,124 @@ send_rtcp_tick(struct ev_loop *loop, void *arg)
 	struct send *s = arg;
 
 	send_rtcp(s, 0);
-	ev_timer_start(loop, &s->rtcp, 5000000, send_rtcp_tick, s);
+	ev_timer_start(loop, &s->rtcp, s->rtcp_ms * 1000ull, send_rtcp_tick, s);
+}
+
+/* --lifetime auto. A message sent at t is played at about t + one-way delay at the start +
+ * playout delay D (the player counts from its first packet); a retransmission sent at
+ * t + L arrives at t + L + one-way delay now. So L may be D less the growth of the one-way
+ * delay since then (half the SRTT's growth over its smallest value: queues, a longer
+ * path), less a margin of twice the interarrival jitter. Later than that a retransmission
+ * only takes bandwidth from audio that is still on time. */
+static void
+send_lifetime_eval(struct send *s)
+{
+	struct tp_status st;
+	int64_t l;
+
+	if (s->c != NULL && tp_status(s->c, &st) == TP_OK && st.srtt_ms > 0) {
+		s->srtt_ms = st.srtt_ms;
+		if (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms)
+			s->srtt_min_ms = st.srtt_ms;
+	}
+	if (!s->lifetime_auto)
+		return;
+	l = (int64_t)s->playout_ms - (int64_t)(s->srtt_ms - s->srtt_min_ms) / 2 -
+	    (int64_t)(2 * s->rr_jitter_ms);
+	if (l > (int64_t)s->playout_ms)
+		l = s->playout_ms;
+	if (l < 10)
+		l = 10;
+	s->lifetime_ms = (uint32_t)l;
+}
+
+static void
+send_stats_line(struct send *s, const char *what)
+{
+	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
+	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
+	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f\n", what,
+	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
+	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
+	    strcmp(s->net.transport, "prsctp") == 0 ? s->lifetime_ms : 0, s->srtt_ms,
+	    s->srtt_min_ms, s->playout_ms,
+	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
+	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms);
+}
+
+static void
+send_stats_tick(struct ev_loop *loop, void *arg)
+{
+	struct send *s = arg;
+
+	send_lifetime_eval(s);
+	send_stats_line(s, "stats");
+	ev_timer_start(loop, &s->stats, s->stats_ms * 1000ull, send_stats_tick, s);
+}
+
+/* A receiver report (and the player's APP packet with its playout delay). */
+static void
+send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
+{
+	struct rtcp_info ri;
+
+	if (rtcp_parse(buf, len, &ri) <= 0)
+		return;
+	if (ri.playout_ms > 0)
+		s->playout_ms = ri.playout_ms;
+	if (ri.rr && ri.block) {
+		s->rr_count++;
+		s->rr_fraction = ri.fraction_lost / 256.0;
+		s->rr_cum_lost = ri.cum_lost;
+		s->rr_jitter_ms = ri.jitter * 1000.0 /
+		    (s->format == FMT_FEC ? 1000000.0 : RTP_CLOCK_MPA);
+		if (ri.lsr != 0)
+			s->rr_rtt_us = rtcp_rtt_us(rtp_ntp_now(), ri.lsr, ri.dlsr);
+	}
+	send_lifetime_eval(s);
+	if (s->verbose)
+		send_stats_line(s, "rr");
+}
+
+static void
+send_rtcp_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct send *s = arg;
+	uint8_t buf[2048];
+	ssize_t n;
+
+	(void)loop;
+	(void)events;
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0)
+		send_rtcp_in(s, buf, (size_t)n);
+}
+
+/* The player's messages on the connection: RTCP only (its PPID; on tcp RFC 5761's types). */
+static void
+send_conn_read(struct send *s)
+{
+	struct tp_msginfo mi;
+	size_t got;
+	int rc;
+
+	for (;;) {
+		rc = tp_recv(s->c, s->rbuf + s->rlen, sizeof(s->rbuf) - s->rlen, &mi, &got);
+		if (rc != TP_OK) {
+			if (rc != TP_RETRY)
+				s->watching |= 0x100; /* EOF or error: stop reading */
+			return;
+		}
+		s->rlen += got;
+		if (!(mi.flags & TP_F_EOR)) {
+			if (s->rlen == sizeof(s->rbuf))
+				s->rlen = 0;
+			continue;
+		}
+		if (mi.ppid == RTPAUDIO_PPID_RTCP || (strcmp(s->net.transport, "tcp") == 0 &&
+		    s->rlen >= 8 && s->rbuf[1] >= RTCP_SR && s->rbuf[1] <= RTCP_APP))
+			send_rtcp_in(s, s->rbuf, s->rlen);
+		s->rlen = 0;
+	}
 }
 
 /* Sends every frame whose media time has come: one packet of several whole frames, or all
@@ -482,6 +646,9 @@ send_main(int argc, char **argv)
 		{ "drop-every", required_argument, NULL, 'X' },
 		{ "udp-port", required_argument, NULL, 'u' },
 		{ "udp-remote-port", required_argument, NULL, 'U' },
+		{ "playout-delay", required_argument, NULL, 'd' },
+		{ "rtcp-interval", required_argument, NULL, 'R' },
+		{ "stats-interval", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -494,6 +661,9 @@ send_main(int argc, char **argv)
 	s.rc = 1;
 	s.mtu = 1400;
 	s.lifetime_ms = 200;
+	s.playout_ms = 200;
+	s.rtcp_ms = 1000;
+	s.rr_rtt_us = -1;
 	s.first = 1;
 	s.format = 2250;
 	rtpaudio_net_init(&s.net, 1);
@@ -502,7 +672,18 @@ send_main(int argc, char **argv)
 		switch (ch) {
 		case 't': s.net.transport = optarg; break;
 		case 's': s.net.stack = optarg; break;
-		case 'l': s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000); break;
+		case 'l':
+			if (strcmp(optarg, "auto") == 0)
+				s.lifetime_auto = 1;
+			else
+				s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000);
+			break;
+		case 'd': s.playout_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 1, 60000);
+			break;
+		case 'R': s.rtcp_ms = (uint32_t)rtpaudio_num(optarg, "RTCP interval", 10, 600000);
+			break;
+		case 'P': s.stats_ms = (uint32_t)rtpaudio_num(optarg, "stats interval", 0, 3600000);
+			break;
 		case 'm': s.mtu = (size_t)rtpaudio_num(optarg, "mtu", RTP_HDR + FMT_2250_HDR + 16,
 		    JITTER_PKT); break;
 		case 'S': s.sdp = optarg; break;
@@ -545,8 +726,8 @@ send_main(int argc, char **argv)
 			s.fec_k = 20;
 		if (s.fec_n == 0)
 			s.fec_n = s.fec_k + 5;
-		if (s.fec_n < s.fec_k || strcmp(s.net.transport, "udp") != 0) {
-			snprintf(s.err, sizeof(s.err), "--format fec: udp only, and -n at least -k");
+		if (s.fec_n < s.fec_k) {
+			snprintf(s.err, sizeof(s.err), "--format fec: -n at least -k");
 			goto bad;
 		}
 		if ((s.code = fec_new(s.fec_k, s.fec_n)) == NULL ||
@@ -585,24 +766,35 @@ send_main(int argc, char **argv)
 		if ((s.fd = rtpaudio_udp_connect(&s.net, s.dest, 0, s.err, sizeof(s.err))) == -1)
 			goto bad;
 		s.rtcp_fd = rtpaudio_udp_connect(&s.net, s.dest, 1, s.err, sizeof(s.err));
+		if (s.rtcp_fd != -1 && ev_fd_set(s.loop, s.rtcp_fd, EV_READ, send_rtcp_udp, &s) == -1)
+			goto bad;
 	} else {
 		if ((s.c = rtpaudio_tp_connect(&s.net, s.dest, s.err, sizeof(s.err))) == NULL)
 			goto bad;
+		if (send_watch(&s, EV_READ) == -1) {
+			snprintf(s.err, sizeof(s.err), "%s", s.c->err);
+			goto bad;
+		}
 	}
+	send_lifetime_eval(&s);
 	if (s.start_delay_ms > 0)
 		usleep(s.start_delay_ms * 1000u);
 	s.start_us = ev_clock_us();
 	send_rtcp(&s, 0);
-	ev_timer_start(s.loop, &s.rtcp, 5000000, send_rtcp_tick, &s);
+	ev_timer_start(s.loop, &s.rtcp, s.rtcp_ms * 1000ull, send_rtcp_tick, &s);
+	if (s.stats_ms > 0)
+		ev_timer_start(s.loop, &s.stats, s.stats_ms * 1000ull, send_stats_tick, &s);
 	send_tick(s.loop, &s);
 	if (!s.done && ev_run(s.loop) == -1)
 		snprintf(s.err, sizeof(s.err), "event loop: %s", strerror(errno));
 	ev_timer_stop(s.loop, &s.tick);
 	ev_timer_stop(s.loop, &s.rtcp);
+	ev_timer_stop(s.loop, &s.stats);
 	if (!s.done)
 		goto bad;
 	if (s.c != NULL) {
 		tp_watch(s.c, s.loop, 0, NULL, NULL);
+		s.watching = 0;
 		send_drain(&s);
 	}
 	/* The last packet's audio lasts until the end of its frames: a BYE before then makes
@@ -616,9 +808,11 @@ send_main(int argc, char **argv)
 	send_rtcp(&s, 1);
 	usleep(20000);
 	send_rtcp(&s, 1);
-	if (s.verbose)
+	if (s.verbose || s.stats_ms > 0) {
 		fprintf(stderr, "rtpaudio send: %zu frames in %llu packets (%llu dropped)\n", s.nfr,
 		    (unsigned long long)s.packets, (unsigned long long)s.dropped);
+		send_stats_line(&s, "end");
+	}
 	s.rc = 0;
 bad:
 	if (s.rc != 0 && s.err[0])
@@ -626,8 +820,11 @@ bad:
 	tp_conn_free(s.c);
 	if (s.fd != -1)
 		close(s.fd);
-	if (s.rtcp_fd != -1)
+	if (s.rtcp_fd != -1) {
+		if (s.loop != NULL)
+			ev_fd_del(s.loop, s.rtcp_fd);
 		close(s.rtcp_fd);
+	}
 	for (i = 0; i < s.nfiles; i++)
 		mp3_file_free(s.files[i]);
 	free(s.files);
