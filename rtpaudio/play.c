@@ -43,6 +43,9 @@ struct play {
 	uint64_t rr_sent, sr_received;
 	int64_t fec_gext;       /* fec: the extended group number, for the reports */
 	int fec_glast;
+	int fec_have_t0;        /* fec: playout deadlines from the first packet's arrival */
+	uint64_t fec_t0_us, fec_late;
+	uint32_t fec_tst0, fec_gdur_us;
 	/* pipeline */
 	struct jitter *jb;
 	struct fmt_2250_depack dp;
@@ -399,8 +402,12 @@ play_send_rr(struct play *p)
 		if (strcmp(p->net.transport, "prsctp") == 0)
 			mi.lifetime_ms = p->rtcp_ms;
 		/* advisory: a full buffer skips this one */
-		if (tp_send(p->c, buf, n, &mi, &sent) == TP_OK)
+		int rc = tp_send(p->c, buf, n, &mi, &sent);
+		if (rc == TP_OK)
 			p->rr_sent++;
+		else if (p->verbose)
+			fprintf(stderr, "rtpaudio play: RTCP: %s\n", rc == TP_RETRY ? "would block" :
+			    p->c->err);
 	} else if (p->rtcp_fd != -1 && p->rtcp_peerlen > 0) {
 		if (sendto(p->rtcp_fd, buf, n, 0, (struct sockaddr *)&p->rtcp_peer,
 		    p->rtcp_peerlen) >= 0)
@@ -483,6 +490,29 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 			p->fec_glast = fh.gseq;
 			rtcp_rx_packet(&p->rx, (uint16_t)(p->fec_gext * fh.n + fh.pseq), fh.tstamp,
 			    p->last_rx_us);
+		}
+		/* Its playout deadline: a group is played once decoded, so FEC adds a group's
+		 * duration to the latency. The first packet (the first group's start) arrived
+		 * at t0; a group's packets must be there by t0 + its end (tstamp, from the
+		 * first group's) + the playout delay; a later packet is an erasure. The
+		 * group's duration: our sender's times start at 0 (the first tstamp is the
+		 * first group's end), others' come from the first step between groups. */
+		if (fmt_fec_hdr_parse(buf, len, &fh) > 0) {
+			if (!p->fec_have_t0) {
+				p->fec_have_t0 = 1;
+				p->fec_t0_us = p->last_rx_us;
+				p->fec_tst0 = fh.tstamp;
+				p->fec_gdur_us = fh.tstamp < 10000000u ? fh.tstamp : 0;
+			} else if (p->fec_gdur_us == 0 && (int32_t)(fh.tstamp - p->fec_tst0) > 0) {
+				p->fec_gdur_us = fh.tstamp - p->fec_tst0;
+			}
+			if (p->fec_gdur_us > 0 && (int64_t)p->last_rx_us > (int64_t)p->fec_t0_us +
+			    (int32_t)(fh.tstamp - p->fec_tst0) + p->fec_gdur_us +
+			    (int64_t)p->delay_ms * 1000) {
+				p->rx_packets++;
+				p->fec_late++;
+				return;
+			}
 		}
 		if (fmt_fec_rx_put(p->fx, buf, len) == 0)
 			p->rx_packets++;
@@ -633,10 +663,10 @@ play_report(struct play *p)
 		    "\"adu_dummies\":%llu,\"poc_descriptors\":%llu,\"deinterleave_late\":%llu,"
 		    "\"fec_groups\":%llu,\"fec_recovered\":%llu,\"fec_unrecoverable\":%llu,"
 		    "\"rtcp_rr_sent\":%llu,\"rtcp_sr_received\":%llu,\"jitter_ms\":%.2f,"
-		    "\"satisfactory\":%s}\n",
+		    "\"cpu_s\":%.3f,\"satisfactory\":%s}\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
 		    (unsigned long long)j->lost,
-		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
+		    (unsigned long long)(j->late + p->fec_late), (unsigned long long)j->duplicates,
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable,
@@ -650,7 +680,7 @@ play_report(struct play *p)
 		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
 		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0),
 		    (unsigned long long)p->rr_sent, (unsigned long long)p->sr_received,
-		    rtcp_rx_jitter_ms(&p->rx), ok ? "true" : "false");
+		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s(), ok ? "true" : "false");
 	} else {
 		char extra[160] = "";
 		if (p->fx != NULL)
@@ -671,7 +701,7 @@ play_report(struct play *p)
 		    "verdict: %s\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
 		    (unsigned long long)j->lost,
-		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
+		    (unsigned long long)(j->late + p->fec_late), (unsigned long long)j->duplicates,
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable, gap, loss,

@@ -347,6 +347,16 @@ struct tp_listener *rtpaudio_tp_listen(const struct rtpaudio_net *n, const char 
 
 /* main.c */
 long rtpaudio_num(const char *s, const char *what, long min, long max);
+double rtpaudio_cpu_s(void);
+
+/* multi.c: one process pacing many streams of one file (send --streams) */
+struct multi_src {
+	const struct fmt_frame *fr;   /* frames (3119: ADUs) */
+	const uint32_t *fr_samples, *fr_rate;
+	size_t nfr, mtu;
+};
+int multi_run(const struct multi_src *src, int fd, int pt, int nstreams, uint32_t seed,
+    FILE *out);
 
 /* send.c, play.c: the subcommands */
 int send_main(int argc, char **argv);

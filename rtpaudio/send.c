@@ -14,6 +14,7 @@
 #include "tp.h"
 
 #define SEND_QUEUE 256
+#define SEND_LATE_US 5000 /* a send this much after its time counts as late */
 
 struct send_pkt {
 	size_t len;
@@ -38,7 +39,7 @@ struct send {
 	uint8_t rbuf[2048];
 	size_t rlen;
 	unsigned watching;     /* events asked of the connection */
-	int verbose;
+	int verbose, streams;
 	int format, pt;        /* 2250 or 3119; the RTP payload type */
 	uint8_t *adu;          /* 3119: every frame's ADU, fr[] points here */
 	size_t interleave;     /* 3119: ADUs a cycle (0: none) */
@@ -46,6 +47,9 @@ struct send {
 	uint32_t *rel_ts;      /* interleaved: each ADU's timestamp from the first */
 	uint32_t ts0;
 	int fec_k, fec_n, gseq;  /* fec: the code, the group sequence number */
+	int fec_total, fec_sent; /* fec: the current group's packets, and those sent */
+	uint64_t fec_g0_us, fec_dur_us; /* its media time and duration */
+	size_t fec_olen[FEC_MAXN];
 	struct fec *code;
 	uint8_t (*fecbuf)[FMT_FEC_HDR + FMT_FEC_MAXLEN];
 	/* the media: every file's frames in order */
@@ -69,6 +73,8 @@ struct send {
 	uint32_t ssrc;
 	int first;
 	uint64_t packets, octets, dropped, fragments;
+	/* pacing: how late the timer let us send what was due (the host's, not the net's) */
+	uint64_t late_max_us, late_sends, ticks;
 	int done, rc;
 	char err[TP_ERRLEN];
 };
@@ -103,6 +109,9 @@ send_usage(FILE *fp)
 "      --udp-port P     usrsctp: local UDP encapsulation port (default 9900)\n"
 "      --udp-remote-port P   usrsctp: the player's encapsulation port (default 9899)\n"
 "      --drop-every N   test aid: do not send every Nth packet (simulated loss)\n"
+"      --streams N      benchmark: pace N streams of the file at once on one event loop\n"
+"                       (udp, 2250 or 3119 without interleaving), starts spread over a\n"
+"                       frame; prints how late the packets left (no RTCP)\n"
 "  -v, --verbose        progress on standard error\n"
 "  -h, --help\n"
 "  RTCP sender reports go on PORT+1 (udp, with a BYE at the end) or on the connection\n"
@@ -340,30 +349,32 @@ send_raw_packet(struct send *s, const uint8_t *data, size_t len)
 }
 
 /* One FEC group from the next frames (the last one may be shorter: k of them, plus n - k
- * parity packets still), all its packets at the time of its first frame. */
+ * parity packets still), encoded at the time of its first frame; send_tick spreads its n
+ * packets evenly over the group's duration (a burst of n packets at once would need n
+ * packets' worth of spare bandwidth to arrive in time). */
 static int
 send_fec_group(struct send *s)
 {
 	size_t k = s->nfr - s->next < (size_t)s->fec_k ? s->nfr - s->next : (size_t)s->fec_k, i;
 	struct fec *code = s->code;
-	size_t olen[FEC_MAXN];
 	int n = (int)k + s->fec_n - s->fec_k, rc = -1;
 
 	if ((int)k != s->fec_k && (code = fec_new((int)k, n)) == NULL) {
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return -1;
 	}
+	s->fec_g0_us = s->media_us;
 	for (i = 0; i < k; i++)
 		send_advance(s, s->next + i);
+	s->fec_dur_us = s->media_us - s->fec_g0_us;
 	if (fmt_fec_group(code, &s->fr[s->next], s->gseq++, (uint32_t)s->media_us, s->fecbuf,
-	    olen) == -1) {
+	    s->fec_olen) == -1) {
 		snprintf(s->err, sizeof(s->err), "fec: an ADU larger than %d bytes", FMT_FEC_MAXLEN);
 		goto bad;
 	}
 	s->next += k;
-	for (i = 0; i < (size_t)n; i++)
-		if (send_raw_packet(s, s->fecbuf[i], olen[i]) == -1)
-			goto bad;
+	s->fec_total = n;
+	s->fec_sent = 0;
 	rc = 0;
 bad:
 	if (code != s->code)
@@ -439,13 +450,15 @@ send_stats_line(struct send *s, const char *what)
 {
 	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
 	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
-	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f\n", what,
+	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f cpu_s=%.3f "
+	    "late_max_ms=%.1f late_sends=%llu\n", what,
 	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
 	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
 	    strcmp(s->net.transport, "prsctp") == 0 ? s->lifetime_ms : 0, s->srtt_ms,
 	    s->srtt_min_ms, s->playout_ms,
 	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
-	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms);
+	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
+	    rtpaudio_cpu_s(), (double)s->late_max_us / 1000.0, (unsigned long long)s->late_sends);
 }
 
 static void
@@ -532,11 +545,36 @@ send_tick(struct ev_loop *loop, void *arg)
 	struct send *s = arg;
 	uint8_t payload[JITTER_PKT];
 	size_t space = s->mtu - RTP_HDR, used, off = 0, len, i;
-	uint64_t now = ev_clock_us();
+	uint64_t now = ev_clock_us(), due = s->start_us + s->media_us;
 
-	while (s->format == FMT_FEC && s->next < s->nfr && s->start_us + s->media_us <= now)
+	if (s->format == FMT_FEC && s->fec_sent < s->fec_total)
+		due = s->start_us + s->fec_g0_us +
+		    s->fec_dur_us * (uint64_t)s->fec_sent / (uint64_t)s->fec_total;
+	if (now > due && s->ticks++ > 0) {
+		if (now - due > s->late_max_us)
+			s->late_max_us = now - due;
+		if (now - due > SEND_LATE_US)
+			s->late_sends++;
+	}
+
+	while (s->format == FMT_FEC) {
+		if (s->fec_sent < s->fec_total) {
+			due = s->start_us + s->fec_g0_us +
+			    s->fec_dur_us * (uint64_t)s->fec_sent / (uint64_t)s->fec_total;
+			if (due > now)
+				break;
+			if (send_raw_packet(s, s->fecbuf[s->fec_sent],
+			    s->fec_olen[s->fec_sent]) == -1)
+				goto bad;
+			s->fec_sent++;
+			continue;
+		}
+		due = s->start_us + s->media_us;
+		if (s->next == s->nfr || due > now)
+			break;
 		if (send_fec_group(s) == -1)
 			goto bad;
+	}
 	while (s->format != FMT_FEC && s->next < s->nfr && s->start_us + s->media_us <= now) {
 		uint32_t ts = s->rel_ts != NULL ? s->ts0 + s->rel_ts[s->next] : s->ts;
 		do {
@@ -557,12 +595,14 @@ send_tick(struct ev_loop *loop, void *arg)
 	if (s->verbose && s->next % 40 == 0)
 		fprintf(stderr, "rtpaudio send: %zu/%zu frames, %llu packets\n", s->next, s->nfr,
 		    (unsigned long long)s->packets);
-	if (s->next == s->nfr) {
+	if (s->next == s->nfr && s->fec_sent == s->fec_total) {
 		s->done = 1;
 		ev_stop(loop);
 		return;
 	}
-	ev_timer_start(loop, &s->tick, s->start_us + s->media_us - now, send_tick, s);
+	if (s->format != FMT_FEC)
+		due = s->start_us + s->media_us;
+	ev_timer_start(loop, &s->tick, due > now ? due - now : 0, send_tick, s);
 	return;
 bad:
 	s->rc = 1;
@@ -647,6 +687,7 @@ send_main(int argc, char **argv)
 		{ "udp-port", required_argument, NULL, 'u' },
 		{ "udp-remote-port", required_argument, NULL, 'U' },
 		{ "playout-delay", required_argument, NULL, 'd' },
+		{ "streams", required_argument, NULL, 'N' },
 		{ "rtcp-interval", required_argument, NULL, 'R' },
 		{ "stats-interval", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -678,6 +719,7 @@ send_main(int argc, char **argv)
 			else
 				s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000);
 			break;
+		case 'N': s.streams = (int)rtpaudio_num(optarg, "streams", 1, 100000); break;
 		case 'd': s.playout_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 1, 60000);
 			break;
 		case 'R': s.rtcp_ms = (uint32_t)rtpaudio_num(optarg, "RTCP interval", 10, 600000);
@@ -747,6 +789,11 @@ send_main(int argc, char **argv)
 	}
 	if (rtpaudio_net_check(&s.net, s.err, sizeof(s.err)) == -1)
 		goto bad;
+	if (s.streams > 1 && (strcmp(s.net.transport, "udp") != 0 || s.format == FMT_FEC ||
+	    s.interleave > 0)) {
+		snprintf(s.err, sizeof(s.err), "--streams: udp, 2250 or 3119 without interleaving");
+		goto bad;
+	}
 	{
 		struct timespec t;
 		clock_gettime(CLOCK_REALTIME, &t);
@@ -777,6 +824,19 @@ send_main(int argc, char **argv)
 		}
 	}
 	send_lifetime_eval(&s);
+	if (s.streams > 1) {
+		struct multi_src ms = { s.fr, s.fr_samples, s.fr_rate, s.nfr, s.mtu };
+		{
+			int sb = 8 << 20; /* a burst of every stream's packet at once */
+			setsockopt(s.fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb));
+		}
+		if (multi_run(&ms, s.fd, s.pt, s.streams, s.ssrc, stdout) == -1) {
+			snprintf(s.err, sizeof(s.err), "--streams: out of memory or event loop");
+			goto bad;
+		}
+		s.rc = 0;
+		goto bad;
+	}
 	if (s.start_delay_ms > 0)
 		usleep(s.start_delay_ms * 1000u);
 	s.start_us = ev_clock_us();
