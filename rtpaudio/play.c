@@ -22,7 +22,14 @@
 struct play {
 	struct ev_loop *loop;
 	struct rtpaudio_net net;
-	const char *listen, *out_path;
+	const char *listen, *out_path, *driver, *ref_path;
+	struct aout ao;
+	int16_t *pcm;           /* --reference: everything played, to compare at the end */
+	size_t pcm_n, pcm_cap;
+	int have_snr;
+	double snr_db;
+	long ref_offset;
+	size_t snr_segs;
 	int raw, json, verbose;
 	uint32_t delay_ms, idle_ms, duration_ms, rtcp_ms, stats_ms;
 	/* network */
@@ -87,6 +94,12 @@ play_usage(FILE *fp)
 "  -s, --stack S          kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -o, --output FILE      decoded PCM as WAV (default: none; - for standard output)\n"
 "      --raw              raw 16-bit PCM instead of WAV\n"
+"      --driver NAME      play through libout123's driver NAME: a sound device (pulse,\n"
+"                         alsa, oss, jack; default: the first of them that opens) or a\n"
+"                         file writer (wav, raw, au: to -o FILE); an error that says so\n"
+"                         when the machine has no sound device\n"
+"      --reference FILE.mp3  the segmental SNR of the played audio against a clean\n"
+"                         decode of FILE, aligned by cross-correlation\n"
 "  -d, --playout-delay MS jitter buffer depth (default 200)\n"
 "      --idle MS          udp: end of stream after MS without packets (default 3000)\n"
 "  -D, --duration SEC     stop after SEC seconds (default: at the end of the stream)\n"
@@ -143,6 +156,50 @@ play_output(struct play *p, const int16_t *pcm, size_t n)
 		snprintf(p->err, sizeof(p->err), "%s: write failed", p->out_path);
 		p->rc = 1;
 	}
+	if (p->driver != NULL && aout_play(&p->ao, pcm, n, p->rate, p->channels) == -1 &&
+	    p->rc == 0) {
+		snprintf(p->err, sizeof(p->err), "libout123 %s: playing failed", p->ao.name);
+		p->rc = 1;
+	}
+	if (p->ref_path != NULL) {
+		if (p->pcm_n + n > p->pcm_cap) {
+			size_t cap = (p->pcm_n + n) * 2;
+			int16_t *np = realloc(p->pcm, cap * sizeof(*np));
+			if (np == NULL)
+				return;
+			p->pcm = np;
+			p->pcm_cap = cap;
+		}
+		memcpy(p->pcm + p->pcm_n, pcm, n * sizeof(*pcm));
+		p->pcm_n += n;
+	}
+}
+
+/* --reference: segmental SNR of what was played against a clean decode of the file, aligned
+ * by cross-correlation. */
+static int
+play_reference(struct play *p)
+{
+	int16_t *ref;
+	size_t nref;
+	int rate, ch;
+
+	if ((ref = ref_decode(p->ref_path, &nref, &rate, &ch, p->err, sizeof(p->err))) == NULL)
+		return -1;
+	if (p->pcm_n == 0 || rate != p->rate || ch != p->channels) {
+		snprintf(p->err, sizeof(p->err), "--reference %s: %d Hz %d channels, played %d Hz "
+		    "%d channels (%zu samples)", p->ref_path, rate, ch, p->rate, p->channels,
+		    p->pcm_n);
+		free(ref);
+		return -1;
+	}
+	p->ref_offset = wav_offset(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch,
+	    8192);
+	p->snr_db = wav_segsnr(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch, rate,
+	    p->ref_offset, &p->snr_segs);
+	p->have_snr = 1;
+	free(ref);
+	return 0;
 }
 
 /* One frame of substitute audio: the last good frame at half level the first time (hides a
@@ -645,6 +702,7 @@ play_report(struct play *p)
 	double gap = p->longest_run * fdur;
 	int ok = frames > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
 	struct jitter *j = p->jb;
+	char snr[200] = "";
 	uint64_t bad = p->bad_packets + p->dp.malformed, dummies = 0, poc = 0, late = 0;
 
 	if (p->format != 2250) {
@@ -654,6 +712,13 @@ play_report(struct play *p)
 		late = p->di->late;
 	}
 
+	if (p->have_snr && p->json)
+		snprintf(snr, sizeof(snr), "\"segsnr_db\":%.2f,\"ref_offset\":%ld,"
+		    "\"snr_segments\":%zu,", p->snr_db, p->ref_offset, p->snr_segs);
+	else if (p->have_snr)
+		snprintf(snr, sizeof(snr), "segmental SNR: %.2f dB against %s (offset %ld sample "
+		    "frames, %zu segments of 20 ms)\n", p->snr_db, p->ref_path, p->ref_offset,
+		    p->snr_segs);
 	if (p->json) {
 		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
 		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"
@@ -663,7 +728,7 @@ play_report(struct play *p)
 		    "\"adu_dummies\":%llu,\"poc_descriptors\":%llu,\"deinterleave_late\":%llu,"
 		    "\"fec_groups\":%llu,\"fec_recovered\":%llu,\"fec_unrecoverable\":%llu,"
 		    "\"rtcp_rr_sent\":%llu,\"rtcp_sr_received\":%llu,\"jitter_ms\":%.2f,"
-		    "\"cpu_s\":%.3f,\"satisfactory\":%s}\n",
+		    "\"cpu_s\":%.3f,%s\"satisfactory\":%s}\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
 		    (unsigned long long)j->lost,
 		    (unsigned long long)(j->late + p->fec_late), (unsigned long long)j->duplicates,
@@ -680,7 +745,7 @@ play_report(struct play *p)
 		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
 		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0),
 		    (unsigned long long)p->rr_sent, (unsigned long long)p->sr_received,
-		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s(), ok ? "true" : "false");
+		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s(), snr, ok ? "true" : "false");
 	} else {
 		char extra[160] = "";
 		if (p->fx != NULL)
@@ -697,7 +762,7 @@ play_report(struct play *p)
 		    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
 		    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
 		    "rtcp: %llu receiver reports sent, %llu sender reports received, jitter %.2f ms\n"
-		    "%s"
+		    "%s%s"
 		    "verdict: %s\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
 		    (unsigned long long)j->lost,
@@ -706,7 +771,7 @@ play_report(struct play *p)
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable, gap, loss,
 		    (double)frames * fdur / 1000.0, (unsigned long long)p->rr_sent,
-		    (unsigned long long)p->sr_received, rtcp_rx_jitter_ms(&p->rx), extra,
+		    (unsigned long long)p->sr_received, rtcp_rx_jitter_ms(&p->rx), snr, extra,
 		    ok ? "satisfactory" : "not satisfactory");
 	}
 	fflush(stdout);
@@ -728,6 +793,8 @@ play_main(int argc, char **argv)
 		{ "udp-remote-port", required_argument, NULL, 'U' },
 		{ "rtcp-interval", required_argument, NULL, 'R' },
 		{ "stats-interval", required_argument, NULL, 'P' },
+		{ "driver", required_argument, NULL, 'A' },
+		{ "reference", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -774,6 +841,8 @@ play_main(int argc, char **argv)
 			break;
 		case 'P': p.stats_ms = (uint32_t)rtpaudio_num(optarg, "stats interval", 0, 3600000);
 			break;
+		case 'A': p.driver = optarg; break;
+		case 'F': p.ref_path = optarg; break;
 		case 'j': p.json = 1; break;
 		case 'v': p.verbose = 1; break;
 		case 'h': play_usage(stdout); return 0;
@@ -820,8 +889,18 @@ play_main(int argc, char **argv)
 	}
 	if (mpg123_init() != MPG123_OK || play_decoder_open(&p) == -1)
 		goto bad;
-	if (p.out_path != NULL && wav_open(&p.out, p.out_path, p.raw, p.err, sizeof(p.err)) == -1)
+	if (p.driver != NULL) {
+		if (aout_open(&p.ao, p.driver, p.out_path, p.err, sizeof(p.err)) == -1)
+			goto bad;
+		if (p.ao.dummy)
+			fprintf(stderr, "rtpaudio play: no sound device on this machine: libout123 "
+			    "opened its '%s' driver, the audio is discarded\n", p.ao.name);
+		else if (p.verbose)
+			fprintf(stderr, "rtpaudio play: libout123 driver %s\n", p.ao.name);
+	} else if (p.out_path != NULL &&
+	    wav_open(&p.out, p.out_path, p.raw, p.err, sizeof(p.err)) == -1) {
 		goto bad;
+	}
 	if ((p.loop = ev_new(p.err, sizeof(p.err))) == NULL)
 		goto bad;
 	if (strcmp(p.net.transport, "udp") == 0) {
@@ -857,6 +936,9 @@ play_main(int argc, char **argv)
 		snprintf(p.err, sizeof(p.err), "%s: write failed", p.out_path);
 		goto bad;
 	}
+	aout_close(&p.ao);
+	if (p.ref_path != NULL && play_reference(&p) == -1)
+		goto bad;
 	play_report(&p);
 	p.rc = 0;
 bad:
@@ -880,6 +962,8 @@ bad:
 	if (p.rtcp_fd != -1)
 		close(p.rtcp_fd);
 	wav_close(&p.out);
+	aout_close(&p.ao);
+	free(p.pcm);
 	if (p.mh != NULL)
 		mpg123_delete(p.mh);
 	jitter_free(p.jb);

@@ -324,6 +324,22 @@ int wav_close(struct wav *w);
 int16_t *wav_read(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
     size_t errlen);
 int wav_compare_main(int argc, char **argv);
+long wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff);
+double wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
+    int rate, long offset, size_t *nseg);
+
+/* out.c: audio through libout123, and a reference file's clean decode */
+struct out123_struct;
+struct aout {
+	struct out123_struct *ao;
+	int started, rate, channels, dummy;
+	char name[32];   /* the driver libout123 opened */
+};
+int aout_open(struct aout *a, const char *driver, const char *file, char *err, size_t errlen);
+int aout_play(struct aout *a, const int16_t *pcm, size_t nsamples, int rate, int channels);
+void aout_close(struct aout *a);
+int16_t *ref_decode(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
+    size_t errlen);
 
 /* net.c: the transports by their rtpaudio names (udp, sctp, prsctp, tcp) */
 struct tp_conn;

@@ -21,8 +21,11 @@ R=$EXP_ROOT/rtpaudio/rtpaudio
 # everything (every transport alike) instead of dropping what does not fit.
 a5_link() {
 	local rate=$1 delay=$2 loss=$3 bps limit ns args
-	bps=$(( $(echo "$rate" | tr -dc 0-9) * $(case $rate in *gbit) echo 1000000000 ;;
-	    *mbit) echo 1000000 ;; *kbit) echo 1000 ;; *) echo 1 ;; esac) ))
+	case $rate in
+	*mbit) bps=$((${rate%mbit} * 1000000)) ;;
+	*kbit) bps=$((${rate%kbit} * 1000)) ;;
+	*) bps=${rate%bit} ;;
+	esac
 	limit=$(( bps * A5_QUEUE_MS / 1000 / 8 / 600 + bps * delay / 1000 / 8 / 600 + 3 ))
 	args="delay ${delay}ms"
 	[ "$loss" = 0 ] || args="$args loss random ${loss}%"
