@@ -31,6 +31,7 @@ struct send {
 	 * delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
 	int lifetime_auto;
 	uint32_t playout_ms, srtt_ms, srtt_min_ms, rtcp_ms, stats_ms;
+	int64_t rr_rtt_min_us;  /* the smallest RTT the reports gave; -1: none yet */
 	/* the latest receiver report */
 	uint64_t rr_count;
 	int64_t rr_rtt_us;     /* -1: none yet */
@@ -91,8 +92,9 @@ send_usage(FILE *fp)
 "                       timed reliability), tcp (RFC 4571 framing)\n"
 "  -s, --stack S        kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
-"      --lifetime auto  prsctp: the playout delay less half the growth of the SCTP SRTT\n"
-"                       over its smallest value and twice the reported jitter, within\n"
+"      --lifetime auto  prsctp: the playout delay less half the growth of the RTT (RTCP's,\n"
+"                       the SCTP SRTT's until a report) over its smallest value and twice\n"
+"                       the reported jitter, within\n"
 "                       [10, playout delay] ms, re-evaluated at each receiver report\n"
 "      --playout-delay MS  the player's, until its RTCP says (default 200)\n"
 "      --rtcp-interval MS  sender reports every MS (default 1000)\n"
@@ -427,7 +429,7 @@ static void
 send_lifetime_eval(struct send *s)
 {
 	struct tp_status st;
-	int64_t l;
+	int64_t l, growth;
 
 	if (s->c != NULL && tp_status(s->c, &st) == TP_OK && st.srtt_ms > 0) {
 		s->srtt_ms = st.srtt_ms;
@@ -436,8 +438,14 @@ send_lifetime_eval(struct send *s)
 	}
 	if (!s->lifetime_auto)
 		return;
-	l = (int64_t)s->playout_ms - (int64_t)(s->srtt_ms - s->srtt_min_ms) / 2 -
-	    (int64_t)(2 * s->rr_jitter_ms);
+	/* the RTT's growth: from the receiver reports once there are some (end to end, and the
+	 * kernel's SCTP_STATUS SRTT was seen to lag far behind a path's change), else from the
+	 * SCTP SRTT */
+	if (s->rr_rtt_us >= 0)
+		growth = (s->rr_rtt_us - s->rr_rtt_min_us) / 1000;
+	else
+		growth = (int64_t)(s->srtt_ms - s->srtt_min_ms);
+	l = (int64_t)s->playout_ms - growth / 2 - (int64_t)(2 * s->rr_jitter_ms);
 	if (l > (int64_t)s->playout_ms)
 		l = s->playout_ms;
 	if (l < 10)
@@ -487,8 +495,11 @@ send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
 		s->rr_cum_lost = ri.cum_lost;
 		s->rr_jitter_ms = ri.jitter * 1000.0 /
 		    (s->format == FMT_FEC ? 1000000.0 : RTP_CLOCK_MPA);
-		if (ri.lsr != 0)
+		if (ri.lsr != 0) {
 			s->rr_rtt_us = rtcp_rtt_us(rtp_ntp_now(), ri.lsr, ri.dlsr);
+			if (s->rr_rtt_min_us < 0 || s->rr_rtt_us < s->rr_rtt_min_us)
+				s->rr_rtt_min_us = s->rr_rtt_us;
+		}
 	}
 	send_lifetime_eval(s);
 	if (s->verbose)
@@ -705,6 +716,7 @@ send_main(int argc, char **argv)
 	s.playout_ms = 200;
 	s.rtcp_ms = 1000;
 	s.rr_rtt_us = -1;
+	s.rr_rtt_min_us = -1;
 	s.first = 1;
 	s.format = 2250;
 	rtpaudio_net_init(&s.net, 1);

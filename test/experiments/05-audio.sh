@@ -129,7 +129,7 @@ END {
 		for (i = 1; i <= n; i++) { if (!sat[k "," L[i]]) break; b = L[i] }
 		print k "," b
 	}
-}' "$csv" | sort -t, -k1,1 -k2,2 -k3,3n >"$bcsv"
+}' "$csv" | { IFS= read -r h; echo "$h"; sort -t, -k1,1 -k2,2 -k3,3n; } >"$bcsv"
 
 # Figures: one per format, the transports' boundary lines (slightly offset so that equal
 # lines stay visible), the paper's numbers where it has them.
@@ -150,6 +150,7 @@ set title "Experiment 05: $title, 192 kbit/s MP3, 30 ms one-way delay: most loss
 set xlabel "link bandwidth (kbit/s)"
 set ylabel "loss (%) up to which every cell is satisfactory (-1: none)"
 set logscale x
+set xtics (200, 230, 260, 300, 400, 600, 1000)
 set xrange [180:1200]
 set yrange [-1.5:$ymax]
 set key outside right
@@ -242,7 +243,7 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "delay is ${A5_PLAYOUT_MS} ms (FEC adds its group of 20 frames, 522 ms: a group plays once decoded). Verdict"
 	echo "(rtpaudio(1)): satisfactory when at most 1 % of the frames are lost and no gap is longer than 200 ms;"
 	echo "the paper judged by ear. Transports: U = UDP, S = SCTP (unordered), P = PR-SCTP lifetime 200 ms,"
-	echo "A = PR-SCTP \`--lifetime auto\` (the playout delay less half the SRTT's growth and twice the jitter)."
+	echo "A = PR-SCTP \`--lifetime auto\` (the playout delay less half the RTT's growth and twice the jitter)."
 	echo "$( [ "$QUICK" = 1 ] && echo "Quick run: a 2 x 2 grid." ) $njobs streams in $((t1 - t0)) s."
 	echo
 	for fmt in $formats; do
