@@ -1,7 +1,7 @@
 #!/bin/bash
 # rtpaudio-prsctp.sh: PR-SCTP on an emulated path (netns, veth, netem: natively where the
-# kernel has SCTP and netem, else in the VM): --lifetime auto follows the RTT, and PR-SCTP
-# drops expired messages where plain SCTP stalls (kernel SCTP and usrsctp). The checks are in
+# kernel has SCTP and netem, else in the VM): --lifetime auto follows the RTT; plain SCTP and
+# PR-SCTP on one lossy narrow link, measured (kernel SCTP and usrsctp). The checks are in
 # rtpaudio-prsctp-vm.sh.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
