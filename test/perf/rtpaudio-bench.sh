@@ -42,7 +42,7 @@ for n in $ns; do
 	[ "$paced" = yes ] && best=$n
 	printf '| %s | %s | %.0f | %s | %s | %s | %s %% | %s %% | %s %% | %s | %s |\n' "$n" "$pk" \
 		"$(awk -v p="$pk" -v w="$(v wall_s)" 'BEGIN { print p / w }')" "$(v cpu_pct)" \
-		"$(awk -v n="$n" -v c="$(v cpu_pct)" 'BEGIN { printf "%.0f", c > 0 ? n * 90 / c : 0 }')" \
+		"$(awk -v n="$n" -v c="$(v cpu_pct)" 'BEGIN { printf "%.0f", (c > 0 ? n * 90 / c : 0) }')" \
 		"$(v late_mean_us)" "$(v late_over_1000us_pct)" "$(v late_over_5000us_pct)" \
 		"$(v late_over_20000us_pct)" "$(v late_max_ms)" "$paced"
 done
