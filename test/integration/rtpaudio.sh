@@ -128,6 +128,25 @@ ok $? "lossy: played $fp + concealed $fc = 116 frames"
 cmp=$("$R" compare --min-corr 0.8 --count-tolerance 0 "$tmp/ref.wav" "$tmp/lossy.wav")
 ok $? "lossy: output still aligned and close ($cmp)"
 
+# --reference: segmental SNR against a clean decode; --driver wav: through libout123's writer
+port=$((port + 2))
+"$R" play --reference "$tmp/a.mp3" --driver wav -o "$tmp/drv.wav" --idle 2000 --json \
+	127.0.0.1:$port >"$tmp/ref.json" 2>"$tmp/ref.err" &
+pp=$!
+pids="$pids $pp"
+sleep 0.5
+"$R" send --drop-every 10 "$tmp/a.mp3" 127.0.0.1:$port 2>/dev/null
+wait $pp
+snr=$(sed -n 's/.*"segsnr_db":\([-0-9.]*\).*/\1/p' "$tmp/ref.json")
+awk -v s="$snr" 'BEGIN { exit !(s != "" && s > 20 && s < 59) }'
+ok $? "--reference: a lossy stream's segmental SNR is $snr dB (60 is loss-free): $(cat "$tmp/ref.json")"
+cmp=$("$R" compare --min-corr 0.8 --count-tolerance 0 "$tmp/ref.wav" "$tmp/drv.wav" 2>&1)
+ok $? "--driver wav -o: libout123 wrote the played audio ($cmp)"
+"$R" play --driver default -D 1 127.0.0.1:$((port + 40)) >/dev/null 2>"$tmp/dev.err"
+rc=$?
+[ $rc = 0 ] || { [ $rc = 1 ] && grep -q 'no sound device on this machine' "$tmp/dev.err"; }
+ok $? "--driver default: plays, or says there is no sound device (exit $rc)"
+
 "$R" --help | grep -q 'rtpaudio play' && "$R" send --help | grep -q -- '--lifetime' &&
 	"$R" play --help | grep -q -- '--playout-delay'
 ok $? "--help documents the subcommands and options"
