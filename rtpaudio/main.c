@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "rtpaudio.h"
 
@@ -32,6 +33,19 @@ rtpaudio_num(const char *s, const char *what, long min, long max)
 		exit(2);
 	}
 	return v;
+}
+
+/* CPU seconds (user + system) this process has used: the experiments check with it that
+ * the machine, not the network, was never the bottleneck. */
+double
+rtpaudio_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) == -1)
+		return -1;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 int

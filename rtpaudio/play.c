@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ev.h"
@@ -22,9 +23,16 @@
 struct play {
 	struct ev_loop *loop;
 	struct rtpaudio_net net;
-	const char *listen, *out_path;
+	const char *listen, *out_path, *driver, *ref_path;
+	struct aout ao;
+	int16_t *pcm;           /* --reference: everything played, to compare at the end */
+	size_t pcm_n, pcm_cap;
+	int have_snr;
+	double snr_db;
+	long ref_offset;
+	size_t snr_segs;
 	int raw, json, verbose;
-	uint32_t delay_ms, idle_ms, duration_ms;
+	uint32_t delay_ms, idle_ms, duration_ms, rtcp_ms, stats_ms;
 	/* network */
 	int fd, rtcp_fd;
 	struct tp_listener *l;
@@ -33,8 +41,19 @@ struct play {
 	size_t msglen;
 	int locked;
 	uint32_t ssrc;
-	struct ev_timer play_t, idle_t, dur_t;
-	uint64_t last_rx_us;
+	struct ev_timer play_t, idle_t, dur_t, rr_t, stats_t;
+	uint64_t last_rx_us, start_us;
+	/* RTCP: what the reports say, and where they go on UDP (where the SRs come from) */
+	struct rtcp_rx rx;
+	uint32_t my_ssrc;
+	struct sockaddr_storage rtcp_peer;
+	socklen_t rtcp_peerlen;
+	uint64_t rr_sent, sr_received;
+	int64_t fec_gext;       /* fec: the extended group number, for the reports */
+	int fec_glast;
+	int fec_have_t0;        /* fec: playout deadlines from the first packet's arrival */
+	uint64_t fec_t0_us, fec_late;
+	uint32_t fec_tst0, fec_gdur_us;
 	/* pipeline */
 	struct jitter *jb;
 	struct fmt_2250_depack dp;
@@ -72,18 +91,29 @@ play_usage(FILE *fp)
 "  plays it out through a jitter buffer into a WAV file and reports what was lost.\n"
 "  -t, --transport T      udp (default), sctp, prsctp, tcp (RFC 4571)\n"
 "  -f, --format F         2250 (default, PT 14), 3119 (RFC 5219 mpa-robust, PT 96) or\n"
-"                         fec (poc-fec: Reed-Solomon groups of ADUs on plain UDP)\n"
+"                         fec (poc-fec: Reed-Solomon groups of ADUs, no RTP)\n"
 "  -s, --stack S          kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -o, --output FILE      decoded PCM as WAV (default: none; - for standard output)\n"
 "      --raw              raw 16-bit PCM instead of WAV\n"
+"      --driver NAME      play through libout123's driver NAME: a sound device (pulse,\n"
+"                         alsa, oss, jack; default: the first of them that opens) or a\n"
+"                         file writer (wav, raw, au: to -o FILE); an error that says so\n"
+"                         when the machine has no sound device\n"
+"      --reference FILE.mp3  the segmental SNR of the played audio against a clean\n"
+"                         decode of FILE, aligned by cross-correlation\n"
 "  -d, --playout-delay MS jitter buffer depth (default 200)\n"
 "      --idle MS          udp: end of stream after MS without packets (default 3000)\n"
 "  -D, --duration SEC     stop after SEC seconds (default: at the end of the stream)\n"
 "      --udp-port P       usrsctp: local UDP encapsulation port (default 9899)\n"
 "      --udp-remote-port P   usrsctp: the sender's encapsulation port (default 9900)\n"
+"      --rtcp-interval MS receiver reports every MS (default 1000; 0: none)\n"
+"      --stats-interval MS  statistics so far on standard error every MS\n"
 "  -j, --json             statistics as one JSON object\n"
 "  -v, --verbose\n"
 "  -h, --help\n"
+"  RTCP: receiver reports (RFC 3550) and an APP packet with the playout delay go to the\n"
+"  sender: on udp to where its sender reports come from (PORT+1), on sctp and prsctp on the\n"
+"  association with PPID 0x52544350, on tcp in the RFC 4571 framing (RFC 5761 demux).\n"
 "  The stream ends with an RTCP BYE (udp, PORT+1), the sender closing (sctp, tcp), the\n"
 "  idle timeout or --duration. A new source (a restarted sender) is followed once the\n"
 "  current one has been silent for %d ms. Verdict: satisfactory when residual frame loss <= %.0f%%\n"
@@ -128,6 +158,50 @@ play_output(struct play *p, const int16_t *pcm, size_t n)
 		snprintf(p->err, sizeof(p->err), "%s: write failed", p->out_path);
 		p->rc = 1;
 	}
+	if (p->driver != NULL && aout_play(&p->ao, pcm, n, p->rate, p->channels) == -1 &&
+	    p->rc == 0) {
+		snprintf(p->err, sizeof(p->err), "libout123 %s: playing failed", p->ao.name);
+		p->rc = 1;
+	}
+	if (p->ref_path != NULL) {
+		if (p->pcm_n + n > p->pcm_cap) {
+			size_t cap = (p->pcm_n + n) * 2;
+			int16_t *np = realloc(p->pcm, cap * sizeof(*np));
+			if (np == NULL)
+				return;
+			p->pcm = np;
+			p->pcm_cap = cap;
+		}
+		memcpy(p->pcm + p->pcm_n, pcm, n * sizeof(*pcm));
+		p->pcm_n += n;
+	}
+}
+
+/* --reference: segmental SNR of what was played against a clean decode of the file, aligned
+ * by cross-correlation. */
+static int
+play_reference(struct play *p)
+{
+	int16_t *ref;
+	size_t nref;
+	int rate, ch;
+
+	if ((ref = ref_decode(p->ref_path, &nref, &rate, &ch, p->err, sizeof(p->err))) == NULL)
+		return -1;
+	if (p->pcm_n == 0 || rate != p->rate || ch != p->channels) {
+		snprintf(p->err, sizeof(p->err), "--reference %s: %d Hz %d channels, played %d Hz "
+		    "%d channels (%zu samples)", p->ref_path, rate, ch, p->rate, p->channels,
+		    p->pcm_n);
+		free(ref);
+		return -1;
+	}
+	p->ref_offset = wav_offset(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch,
+	    8192);
+	p->snr_db = wav_segsnr(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch, rate,
+	    p->ref_offset, &p->snr_segs);
+	p->have_snr = 1;
+	free(ref);
+	return 0;
 }
 
 /* One frame of substitute audio: the last good frame at half level the first time (hides a
@@ -391,7 +465,94 @@ play_switch(struct play *p, uint32_t ssrc)
 	p->jb = jb;
 	p->ssrc = ssrc;
 	p->have_first = 0;
+	rtcp_rx_init(&p->rx, p->format == FMT_FEC ? 1000000 : RTP_CLOCK_MPA); /* a new source */
 	return 0;
+}
+
+/* One compound RR (+ SDES + APP with the playout delay) to the sender. */
+static void
+play_send_rr(struct play *p)
+{
+	struct rtcp_block b;
+	uint8_t buf[128];
+	size_t n, sent;
+
+	rtcp_rx_block(&p->rx, p->ssrc, ev_clock_us(), &b);
+	n = rtcp_rr_pack(buf, sizeof(buf), p->my_ssrc, p->rx.init ? &b : NULL,
+	    p->delay_ms > 0 ? p->delay_ms : 1);
+	if (n == 0)
+		return;
+	if (p->c != NULL) {
+		struct tp_msginfo mi = { 0 };
+		mi.ppid = RTPAUDIO_PPID_RTCP;
+		if (strcmp(p->net.transport, "tcp") != 0)
+			mi.flags = TP_F_UNORDERED;
+		if (strcmp(p->net.transport, "prsctp") == 0)
+			mi.lifetime_ms = p->rtcp_ms;
+		/* advisory: a full buffer skips this one */
+		int rc = tp_send(p->c, buf, n, &mi, &sent);
+		if (rc == TP_OK)
+			p->rr_sent++;
+		else if (p->verbose)
+			fprintf(stderr, "rtpaudio play: RTCP: %s\n", rc == TP_RETRY ? "would block" :
+			    p->c->err);
+	} else if (p->rtcp_fd != -1 && p->rtcp_peerlen > 0) {
+		if (sendto(p->rtcp_fd, buf, n, 0, (struct sockaddr *)&p->rtcp_peer,
+		    p->rtcp_peerlen) >= 0)
+			p->rr_sent++;
+	}
+}
+
+static void
+play_rr_tick(struct ev_loop *loop, void *arg)
+{
+	struct play *p = arg;
+
+	play_send_rr(p);
+	ev_timer_start(loop, &p->rr_t, p->rtcp_ms * 1000ull, play_rr_tick, p);
+}
+
+static void
+play_stats_tick(struct ev_loop *loop, void *arg)
+{
+	struct play *p = arg;
+	double fdur = p->rate ? (double)p->samples * 1000.0 / p->rate : 0;
+	uint64_t now = ev_clock_us();
+
+	fprintf(stderr, "rtpaudio play: t=%.1f received=%llu lost=%llu late=%llu "
+	    "played=%llu concealed=%llu longest_gap_ms=%.1f jitter_ms=%.1f rr_sent=%llu\n",
+	    (double)(now - p->start_us) / 1e6,
+	    (unsigned long long)(p->fx != NULL ? p->rx_packets : p->jb->received),
+	    (unsigned long long)p->jb->lost, (unsigned long long)p->jb->late,
+	    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
+	    p->longest_run * fdur, rtcp_rx_jitter_ms(&p->rx), (unsigned long long)p->rr_sent);
+	ev_timer_start(loop, &p->stats_t, p->stats_ms * 1000ull, play_stats_tick, p);
+}
+
+/* An RTCP packet from the sender: SRs (for LSR/DLSR) and the BYE that ends a UDP stream. */
+static void
+play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
+{
+	struct rtcp_info ri;
+
+	if (rtcp_parse(buf, len, &ri) <= 0)
+		return;
+	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
+		p->sr_received++;
+		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
+	}
+	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->format == FMT_FEC))
+		play_end(p);
+}
+
+static void
+play_locked(struct play *p)
+{
+	p->locked = 1;
+	if (p->idle_ms > 0 && p->fd != -1)
+		ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
+	if (p->rtcp_ms > 0 && !ev_timer_armed(&p->rr_t))
+		ev_timer_start(p->loop, &p->rr_t, p->rtcp_ms * 1000ull, play_rr_tick, p);
 }
 
 static void
@@ -400,13 +561,47 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 	struct rtp_hdr h;
 
 	if (p->format == FMT_FEC) {
-		/* no RTP: a group is decoded when the next one begins */
-		if (!p->locked) {
-			p->locked = 1;
-			if (p->idle_ms > 0 && p->fd != -1)
-				ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
-		}
+		/* no RTP: a group is decoded when the next one begins; the reports number
+		 * the packets group * n + index, timed in the groups' microseconds */
+		struct fmt_fec_hdr fh;
+		if (!p->locked)
+			play_locked(p);
 		p->last_rx_us = ev_clock_us();
+		if (fmt_fec_hdr_parse(buf, len, &fh) > 0) {
+			/* the group number has 8 bits: extend it (a step back of up to 16 groups
+			 * is reordering, anything else goes forward) */
+			int d = (fh.gseq - p->fec_glast) & 0xff;
+			if (p->rx.init && d < 240)
+				p->fec_gext += d;
+			else if (p->rx.init)
+				p->fec_gext -= 256 - d;
+			p->fec_glast = fh.gseq;
+			rtcp_rx_packet(&p->rx, (uint16_t)(p->fec_gext * fh.n + fh.pseq), fh.tstamp,
+			    p->last_rx_us);
+		}
+		/* Its playout deadline: a group is played once decoded, so FEC adds a group's
+		 * duration to the latency. The first packet (the first group's start) arrived
+		 * at t0; a group's packets must be there by t0 + its end (tstamp, from the
+		 * first group's) + the playout delay; a later packet is an erasure. The
+		 * group's duration: our sender's times start at 0 (the first tstamp is the
+		 * first group's end), others' come from the first step between groups. */
+		if (fmt_fec_hdr_parse(buf, len, &fh) > 0) {
+			if (!p->fec_have_t0) {
+				p->fec_have_t0 = 1;
+				p->fec_t0_us = p->last_rx_us;
+				p->fec_tst0 = fh.tstamp;
+				p->fec_gdur_us = fh.tstamp < 10000000u ? fh.tstamp : 0;
+			} else if (p->fec_gdur_us == 0 && (int32_t)(fh.tstamp - p->fec_tst0) > 0) {
+				p->fec_gdur_us = fh.tstamp - p->fec_tst0;
+			}
+			if (p->fec_gdur_us > 0 && (int64_t)p->last_rx_us > (int64_t)p->fec_t0_us +
+			    (int32_t)(fh.tstamp - p->fec_tst0) + p->fec_gdur_us +
+			    (int64_t)p->delay_ms * 1000) {
+				p->rx_packets++;
+				p->fec_late++;
+				return;
+			}
+		}
 		if (fmt_fec_rx_put(p->fx, buf, len) == 0)
 			p->rx_packets++;
 		else
@@ -419,10 +614,8 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 	}
 	/* one source: the first one heard */
 	if (!p->locked) {
-		p->locked = 1;
 		p->ssrc = h.ssrc;
-		if (p->idle_ms > 0 && p->fd != -1)
-			ev_timer_start(p->loop, &p->idle_t, p->idle_ms * 1000ull, play_idle, p);
+		play_locked(p);
 	} else if (h.ssrc != p->ssrc && (ev_clock_us() - p->last_rx_us < PLAY_SWITCH_MS * 1000ull ||
 	    play_switch(p, h.ssrc) == -1)) {
 		p->other_ssrc++;
@@ -430,6 +623,7 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 	}
 	p->rx_packets++;
 	p->last_rx_us = ev_clock_us();
+	rtcp_rx_packet(&p->rx, h.seq, h.ts, p->last_rx_us);
 	jitter_put(p->jb, h.seq, h.ts, h.payload, h.plen, p->last_rx_us);
 	play_schedule(p);
 }
@@ -451,16 +645,34 @@ static void
 play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg)
 {
 	struct play *p = arg;
-	struct rtcp_info ri;
+	struct sockaddr_storage from;
+	socklen_t fromlen;
 	uint8_t buf[2048];
 	ssize_t n;
 
 	(void)loop;
 	(void)events;
-	while (!p->eos && (n = recv(fd, buf, sizeof(buf), 0)) >= 0)
-		if (rtcp_parse(buf, (size_t)n, &ri) > 0 && ri.bye && p->locked &&
-		    (ri.ssrc == p->ssrc || p->format == FMT_FEC))
-			play_end(p);
+	for (;;) {
+		fromlen = sizeof(from);
+		if (p->eos || (n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+		    &fromlen)) < 0)
+			break;
+		if (n >= 8 && buf[1] == RTCP_SR) {
+			p->rtcp_peer = from;
+			p->rtcp_peerlen = fromlen;
+		}
+		play_rtcp_msg(p, buf, (size_t)n);
+	}
+}
+
+/* RTCP on a connection: its PPID on SCTP; on tcp RFC 5761's packet types 200..204. */
+static int
+play_is_rtcp(const struct play *p, const uint8_t *buf, size_t len, const struct tp_msginfo *mi)
+{
+	if (mi->ppid == RTPAUDIO_PPID_RTCP)
+		return 1;
+	return strcmp(p->net.transport, "tcp") == 0 && len >= 8 && (buf[0] >> 6) == 2 &&
+	    buf[1] >= RTCP_SR && buf[1] <= RTCP_APP;
 }
 
 static void
@@ -488,7 +700,10 @@ play_conn(struct tp_conn *c, unsigned events, void *arg)
 				p->msglen = 0; /* larger than any packet we take: drop it */
 			continue;
 		}
-		play_packet(p, p->msg, p->msglen);
+		if (play_is_rtcp(p, p->msg, p->msglen, &mi))
+			play_rtcp_msg(p, p->msg, p->msglen);
+		else
+			play_packet(p, p->msg, p->msglen);
 		p->msglen = 0;
 	}
 }
@@ -519,6 +734,7 @@ play_report(struct play *p)
 	double gap = p->longest_run * fdur;
 	int ok = frames > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
 	struct jitter *j = p->jb;
+	char snr[200] = "";
 	uint64_t bad = p->bad_packets + p->dp.malformed, dummies = 0, poc = 0, late = 0;
 
 	if (p->format != 2250) {
@@ -528,6 +744,13 @@ play_report(struct play *p)
 		late = p->di->late;
 	}
 
+	if (p->have_snr && p->json)
+		snprintf(snr, sizeof(snr), "\"segsnr_db\":%.2f,\"ref_offset\":%ld,"
+		    "\"snr_segments\":%zu,", p->snr_db, p->ref_offset, p->snr_segs);
+	else if (p->have_snr)
+		snprintf(snr, sizeof(snr), "segmental SNR: %.2f dB against %s (offset %ld sample "
+		    "frames, %zu segments of 20 ms)\n", p->snr_db, p->ref_path, p->ref_offset,
+		    p->snr_segs);
 	if (p->json) {
 		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
 		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"
@@ -536,10 +759,11 @@ play_report(struct play *p)
 		    "\"residual_frame_loss_pct\":%.3f,\"duration_s\":%.3f,\"format\":\"%s\","
 		    "\"adu_dummies\":%llu,\"poc_descriptors\":%llu,\"deinterleave_late\":%llu,"
 		    "\"fec_groups\":%llu,\"fec_recovered\":%llu,\"fec_unrecoverable\":%llu,"
-		    "\"satisfactory\":%s}\n",
+		    "\"rtcp_rr_sent\":%llu,\"rtcp_sr_received\":%llu,\"jitter_ms\":%.2f,"
+		    "\"cpu_s\":%.3f,%s\"satisfactory\":%s}\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
 		    (unsigned long long)j->lost,
-		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
+		    (unsigned long long)(j->late + p->fec_late), (unsigned long long)j->duplicates,
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable,
@@ -551,7 +775,9 @@ play_report(struct play *p)
 		    (unsigned long long)poc, (unsigned long long)late,
 		    (unsigned long long)(p->fx ? p->fx->groups : 0),
 		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
-		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0), ok ? "true" : "false");
+		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0),
+		    (unsigned long long)p->rr_sent, (unsigned long long)p->sr_received,
+		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s(), snr, ok ? "true" : "false");
 	} else {
 		char extra[160] = "";
 		if (p->fx != NULL)
@@ -567,15 +793,18 @@ play_report(struct play *p)
 		printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
 		    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
 		    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
-		    "%s"
+		    "rtcp: %llu receiver reports sent, %llu sender reports received, jitter %.2f ms\n"
+		    "%s%s"
 		    "verdict: %s\n",
 		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
 		    (unsigned long long)j->lost,
-		    (unsigned long long)j->late, (unsigned long long)j->duplicates,
+		    (unsigned long long)(j->late + p->fec_late), (unsigned long long)j->duplicates,
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable, gap, loss,
-		    (double)frames * fdur / 1000.0, extra, ok ? "satisfactory" : "not satisfactory");
+		    (double)frames * fdur / 1000.0, (unsigned long long)p->rr_sent,
+		    (unsigned long long)p->sr_received, rtcp_rx_jitter_ms(&p->rx), snr, extra,
+		    ok ? "satisfactory" : "not satisfactory");
 	}
 	fflush(stdout);
 }
@@ -594,6 +823,10 @@ play_main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'D' },
 		{ "udp-port", required_argument, NULL, 'u' },
 		{ "udp-remote-port", required_argument, NULL, 'U' },
+		{ "rtcp-interval", required_argument, NULL, 'R' },
+		{ "stats-interval", required_argument, NULL, 'P' },
+		{ "driver", required_argument, NULL, 'A' },
+		{ "reference", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -608,6 +841,7 @@ play_main(int argc, char **argv)
 	p.delay_ms = 200;
 	p.idle_ms = 3000;
 	p.format = 2250;
+	p.rtcp_ms = 1000;
 	rtpaudio_net_init(&p.net, 0);
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "t:s:f:o:d:D:jvh", lo, NULL)) != -1) {
@@ -635,6 +869,12 @@ play_main(int argc, char **argv)
 		case 'u': p.net.udp_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1, 65535); break;
 		case 'U': p.net.udp_remote_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1,
 		    65535); break;
+		case 'R': p.rtcp_ms = (uint32_t)rtpaudio_num(optarg, "RTCP interval", 0, 600000);
+			break;
+		case 'P': p.stats_ms = (uint32_t)rtpaudio_num(optarg, "stats interval", 0, 3600000);
+			break;
+		case 'A': p.driver = optarg; break;
+		case 'F': p.ref_path = optarg; break;
 		case 'j': p.json = 1; break;
 		case 'v': p.verbose = 1; break;
 		case 'h': play_usage(stdout); return 0;
@@ -650,6 +890,12 @@ play_main(int argc, char **argv)
 	if (rtpaudio_net_check(&p.net, p.err, sizeof(p.err)) == -1)
 		goto bad;
 	fmt_2250_depack_init(&p.dp);
+	rtcp_rx_init(&p.rx, p.format == FMT_FEC ? 1000000 : RTP_CLOCK_MPA);
+	{
+		struct timespec t;
+		clock_gettime(CLOCK_REALTIME, &t);
+		p.my_ssrc = (uint32_t)(t.tv_nsec ^ (t.tv_sec << 12) ^ (getpid() << 8));
+	}
 	p.pt = p.format == 3119 ? FMT_3119_PT : RTP_PT_MPA;
 	if (p.format != 2250) {
 		if ((p.dp3 = malloc(sizeof(*p.dp3))) == NULL ||
@@ -663,10 +909,6 @@ play_main(int argc, char **argv)
 		fmt_3119_deint_init(p.di, play_deint, &p);
 	}
 	if (p.format == FMT_FEC) {
-		if (strcmp(p.net.transport, "udp") != 0) {
-			snprintf(p.err, sizeof(p.err), "--format fec: udp only");
-			goto bad;
-		}
 		if ((p.fx = malloc(sizeof(*p.fx))) == NULL) {
 			snprintf(p.err, sizeof(p.err), "out of memory");
 			goto bad;
@@ -679,8 +921,18 @@ play_main(int argc, char **argv)
 	}
 	if (mpg123_init() != MPG123_OK || play_decoder_open(&p) == -1)
 		goto bad;
-	if (p.out_path != NULL && wav_open(&p.out, p.out_path, p.raw, p.err, sizeof(p.err)) == -1)
+	if (p.driver != NULL) {
+		if (aout_open(&p.ao, p.driver, p.out_path, p.err, sizeof(p.err)) == -1)
+			goto bad;
+		if (p.ao.dummy)
+			fprintf(stderr, "rtpaudio play: no sound device on this machine: libout123 "
+			    "opened its '%s' driver, the audio is discarded\n", p.ao.name);
+		else if (p.verbose)
+			fprintf(stderr, "rtpaudio play: libout123 driver %s\n", p.ao.name);
+	} else if (p.out_path != NULL &&
+	    wav_open(&p.out, p.out_path, p.raw, p.err, sizeof(p.err)) == -1) {
 		goto bad;
+	}
 	if ((p.loop = ev_new(p.err, sizeof(p.err))) == NULL)
 		goto bad;
 	if (strcmp(p.net.transport, "udp") == 0) {
@@ -704,6 +956,9 @@ play_main(int argc, char **argv)
 		fprintf(stderr, "rtpaudio play: listening on %s (%s)\n", p.listen, p.net.transport);
 	if (p.duration_ms > 0)
 		ev_timer_start(p.loop, &p.dur_t, p.duration_ms * 1000ull, play_stop, &p);
+	p.start_us = ev_clock_us();
+	if (p.stats_ms > 0)
+		ev_timer_start(p.loop, &p.stats_t, p.stats_ms * 1000ull, play_stats_tick, &p);
 	if (ev_run(p.loop) == -1) {
 		snprintf(p.err, sizeof(p.err), "event loop: %s", strerror(errno));
 		goto bad;
@@ -713,6 +968,9 @@ play_main(int argc, char **argv)
 		snprintf(p.err, sizeof(p.err), "%s: write failed", p.out_path);
 		goto bad;
 	}
+	aout_close(&p.ao);
+	if (p.ref_path != NULL && play_reference(&p) == -1)
+		goto bad;
 	play_report(&p);
 	p.rc = 0;
 bad:
@@ -722,6 +980,8 @@ bad:
 		ev_timer_stop(p.loop, &p.play_t);
 		ev_timer_stop(p.loop, &p.idle_t);
 		ev_timer_stop(p.loop, &p.dur_t);
+		ev_timer_stop(p.loop, &p.rr_t);
+		ev_timer_stop(p.loop, &p.stats_t);
 		if (p.fd != -1)
 			ev_fd_del(p.loop, p.fd);
 		if (p.rtcp_fd != -1)
@@ -734,6 +994,8 @@ bad:
 	if (p.rtcp_fd != -1)
 		close(p.rtcp_fd);
 	wav_close(&p.out);
+	aout_close(&p.ao);
+	free(p.pcm);
 	if (p.mh != NULL)
 		mpg123_delete(p.mh);
 	jitter_free(p.jb);

@@ -104,14 +104,31 @@ rtp_ntp_now(void)
 	    (uint64_t)(((uint64_t)ts.tv_nsec << 32) / 1000000000u);
 }
 
+/* SDES CNAME "rtpaudio" (every compound packet has one): 20 bytes. */
+static size_t
+rtcp_sdes_pack(uint8_t *out, uint32_t ssrc)
+{
+	static const char cname[] = "rtpaudio";
+	size_t sdes = (4 + 4 + 2 + (sizeof(cname) - 1) + 1 + 3) & ~(size_t)3;
+
+	memset(out, 0, sdes);
+	out[0] = 0x81;
+	out[1] = 202;
+	rtp_put16(out + 2, (uint16_t)(sdes / 4 - 1));
+	rtp_put32(out + 4, ssrc);
+	out[8] = 1;
+	out[9] = sizeof(cname) - 1;
+	memcpy(out + 10, cname, sizeof(cname) - 1);
+	return sdes;
+}
+
 /* SR without report blocks, then SDES CNAME (required in every compound packet), then BYE
  * when asked. Returns the length, 0 when cap is too small. */
 size_t
 rtcp_sr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint64_t ntp, uint32_t ts,
     uint32_t packets, uint32_t octets, int bye)
 {
-	static const char cname[] = "rtpaudio";
-	size_t n = 0, sdes;
+	size_t n = 0;
 
 	if (cap < 28 + 20 + 8)
 		return 0;
@@ -125,18 +142,7 @@ rtcp_sr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint64_t ntp, uint32_t ts,
 	rtp_put32(out + 20, packets);
 	rtp_put32(out + 24, octets);
 	n = 28;
-	/* SDES: header 4, SSRC 4, item 2 + 8, end 1, pad to 4: 20 bytes */
-	sdes = 4 + 4 + 2 + (sizeof(cname) - 1) + 1;
-	sdes = (sdes + 3) & ~(size_t)3;
-	memset(out + n, 0, sdes);
-	out[n] = 0x81;
-	out[n + 1] = 202;
-	rtp_put16(out + n + 2, (uint16_t)(sdes / 4 - 1));
-	rtp_put32(out + n + 4, ssrc);
-	out[n + 8] = 1;
-	out[n + 9] = sizeof(cname) - 1;
-	memcpy(out + n + 10, cname, sizeof(cname) - 1);
-	n += sdes;
+	n += rtcp_sdes_pack(out + n, ssrc);
 	if (bye) {
 		out[n] = 0x81;
 		out[n + 1] = RTCP_BYE;
@@ -147,23 +153,59 @@ rtcp_sr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint64_t ntp, uint32_t ts,
 	return n;
 }
 
+/* RR with one report block (or none when b is NULL), SDES CNAME, and when playout_ms is not
+ * 0 an APP packet (name "RTPA", subtype 0) telling the sender the player's playout delay in
+ * milliseconds (for --lifetime auto). Returns the length, 0 when cap is too small. */
 size_t
-rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint32_t src, uint8_t fraction,
-    int32_t lost, uint32_t ext_seq, uint32_t jitter)
+rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, const struct rtcp_block *b,
+    uint32_t playout_ms)
 {
-	if (cap < 32)
+	size_t n;
+
+	if (cap < 32 + 20 + 16)
 		return 0;
-	out[0] = 0x81;
+	out[0] = (uint8_t)(0x80 | (b != NULL));
 	out[1] = RTCP_RR;
-	rtp_put16(out + 2, 7);
+	rtp_put16(out + 2, b != NULL ? 7 : 1);
 	rtp_put32(out + 4, ssrc);
-	rtp_put32(out + 8, src);
-	rtp_put32(out + 12, (uint32_t)fraction << 24 | ((uint32_t)lost & 0xffffff));
-	rtp_put32(out + 16, ext_seq);
-	rtp_put32(out + 20, jitter);
-	rtp_put32(out + 24, 0); /* LSR */
-	rtp_put32(out + 28, 0); /* DLSR */
-	return 32;
+	n = 8;
+	if (b != NULL) {
+		int32_t lost = b->lost > 0x7fffff ? 0x7fffff : b->lost < -0x800000 ? -0x800000 :
+		    b->lost;
+		rtp_put32(out + 8, b->src);
+		rtp_put32(out + 12, (uint32_t)b->fraction << 24 | ((uint32_t)lost & 0xffffff));
+		rtp_put32(out + 16, b->ext_seq);
+		rtp_put32(out + 20, b->jitter);
+		rtp_put32(out + 24, b->lsr);
+		rtp_put32(out + 28, b->dlsr);
+		n = 32;
+	}
+	n += rtcp_sdes_pack(out + n, ssrc);
+	if (playout_ms != 0) {
+		out[n] = 0x80;
+		out[n + 1] = RTCP_APP;
+		rtp_put16(out + n + 2, 3);
+		rtp_put32(out + n + 4, ssrc);
+		memcpy(out + n + 8, RTCP_APP_NAME, 4);
+		rtp_put32(out + n + 12, playout_ms);
+		n += 16;
+	}
+	return n;
+}
+
+/* RTT from a report block (RFC 3550 section 6.4.1): now - LSR - DLSR, in microseconds; -1
+ * when the block reflects no SR. */
+int64_t
+rtcp_rtt_us(uint64_t ntp_now, uint32_t lsr, uint32_t dlsr)
+{
+	uint32_t mid = (uint32_t)(ntp_now >> 16), d;
+
+	if (lsr == 0)
+		return -1;
+	d = mid - lsr - dlsr;
+	if ((int32_t)d < 0)
+		return 0;
+	return (int64_t)(((uint64_t)d * 1000000u) >> 16);
 }
 
 /* A compound RTCP packet: returns len when every part was well formed, -1 otherwise. */
@@ -204,6 +246,15 @@ rtcp_parse(const uint8_t *p, size_t len, struct rtcp_info *ri)
 				ri->cum_lost = (int32_t)(w << 8) >> 8;
 				ri->ext_seq = rtp_get32(q + 16);
 				ri->jitter = rtp_get32(q + 20);
+				ri->lsr = rtp_get32(q + 24);
+				ri->dlsr = rtp_get32(q + 28);
+				ri->block = 1;
+			}
+			break;
+		case RTCP_APP:
+			if (plen >= 16 && memcmp(q + 8, RTCP_APP_NAME, 4) == 0 && count == 0) {
+				ri->app_ssrc = rtp_get32(q + 4);
+				ri->playout_ms = rtp_get32(q + 12);
 			}
 			break;
 		case RTCP_BYE:

@@ -78,21 +78,52 @@ int32_t rtp_ts_diff(uint32_t a, uint32_t b);
 #define RTCP_SR  200
 #define RTCP_RR  201
 #define RTCP_BYE 203
+#define RTCP_APP 204
+#define RTCP_APP_NAME "RTPA" /* ours: the player's playout delay, for --lifetime auto */
+#define RTPAUDIO_PPID_RTCP 0x52544350u /* "RTCP": RTCP's messages on SCTP (RTP's carry 0) */
 struct rtcp_info {
 	int sr, rr, bye;        /* what the compound packet held */
 	uint32_t ssrc;
 	uint64_t ntp;           /* SR */
 	uint32_t rtp_ts, packets, octets;
-	uint8_t fraction_lost;  /* RR (first report block) */
+	int block;              /* RR: a first report block was there */
+	uint8_t fraction_lost;
 	int32_t cum_lost;
-	uint32_t ext_seq, jitter;
+	uint32_t ext_seq, jitter, lsr, dlsr;
+	uint32_t app_ssrc, playout_ms; /* APP "RTPA"; playout_ms 0 = none */
+};
+struct rtcp_block {
+	uint32_t src;
+	uint8_t fraction;
+	int32_t lost;
+	uint32_t ext_seq, jitter, lsr, dlsr;
 };
 size_t rtcp_sr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint64_t ntp, uint32_t ts,
     uint32_t packets, uint32_t octets, int bye);
-size_t rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint32_t src,
-    uint8_t fraction, int32_t lost, uint32_t ext_seq, uint32_t jitter);
+size_t rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, const struct rtcp_block *b,
+    uint32_t playout_ms);
 int rtcp_parse(const uint8_t *p, size_t len, struct rtcp_info *ri);
+int64_t rtcp_rtt_us(uint64_t ntp_now, uint32_t lsr, uint32_t dlsr);
 uint64_t rtp_ntp_now(void);
+
+/* rtcp.c: a receiver's statistics of one source (RFC 3550 appendix A.1, A.3, A.8) and its
+ * report block. */
+struct rtcp_rx {
+	int init;
+	uint16_t max_seq;
+	uint32_t cycles, base_seq, clock;
+	uint64_t received, expected_prior, received_prior;
+	double jitter;          /* timestamp units */
+	int have_transit;
+	int64_t transit;
+	uint32_t lsr;           /* middle 32 bits of the last SR's NTP time; 0: none yet */
+	uint64_t lsr_at_us;     /* its arrival */
+};
+void rtcp_rx_init(struct rtcp_rx *r, uint32_t clock);
+void rtcp_rx_packet(struct rtcp_rx *r, uint16_t seq, uint32_t ts, uint64_t now_us);
+void rtcp_rx_sr(struct rtcp_rx *r, uint64_t ntp, uint64_t now_us);
+void rtcp_rx_block(struct rtcp_rx *r, uint32_t src, uint64_t now_us, struct rtcp_block *b);
+double rtcp_rx_jitter_ms(const struct rtcp_rx *r);
 
 /* fmt_2250.c: RFC 2250 MPEG audio payload (4-byte header: MBZ, fragment offset). */
 #define FMT_2250_HDR 4
@@ -293,6 +324,22 @@ int wav_close(struct wav *w);
 int16_t *wav_read(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
     size_t errlen);
 int wav_compare_main(int argc, char **argv);
+long wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff);
+double wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
+    int rate, long offset, size_t *nseg);
+
+/* out.c: audio through libout123, and a reference file's clean decode */
+struct out123_struct;
+struct aout {
+	struct out123_struct *ao;
+	int started, rate, channels, dummy;
+	char name[32];   /* the driver libout123 opened */
+};
+int aout_open(struct aout *a, const char *driver, const char *file, char *err, size_t errlen);
+int aout_play(struct aout *a, const int16_t *pcm, size_t nsamples, int rate, int channels);
+void aout_close(struct aout *a);
+int16_t *ref_decode(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
+    size_t errlen);
 
 /* net.c: the transports by their rtpaudio names (udp, sctp, prsctp, tcp) */
 struct tp_conn;
@@ -316,6 +363,16 @@ struct tp_listener *rtpaudio_tp_listen(const struct rtpaudio_net *n, const char 
 
 /* main.c */
 long rtpaudio_num(const char *s, const char *what, long min, long max);
+double rtpaudio_cpu_s(void);
+
+/* multi.c: one process pacing many streams of one file (send --streams) */
+struct multi_src {
+	const struct fmt_frame *fr;   /* frames (3119: ADUs) */
+	const uint32_t *fr_samples, *fr_rate;
+	size_t nfr, mtu;
+};
+int multi_run(const struct multi_src *src, int fd, int pt, int nstreams, uint32_t seed,
+    FILE *out);
 
 /* send.c, play.c: the subcommands */
 int send_main(int argc, char **argv);

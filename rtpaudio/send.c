@@ -14,6 +14,7 @@
 #include "tp.h"
 
 #define SEND_QUEUE 256
+#define SEND_LATE_US 5000 /* a send this much after its time counts as late */
 
 struct send_pkt {
 	size_t len;
@@ -26,7 +27,20 @@ struct send {
 	const char *dest, *sdp;
 	size_t mtu;
 	uint32_t lifetime_ms, start_delay_ms, drop_every;
-	int verbose;
+	/* --lifetime auto (doc/rtpaudio.1): from the SCTP status's SRTT, the player's playout
+	 * delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
+	int lifetime_auto;
+	uint32_t playout_ms, srtt_ms, srtt_min_ms, rtcp_ms, stats_ms;
+	int64_t rr_rtt_min_us;  /* the smallest RTT the reports gave; -1: none yet */
+	/* the latest receiver report */
+	uint64_t rr_count;
+	int64_t rr_rtt_us;     /* -1: none yet */
+	double rr_jitter_ms, rr_fraction;
+	int32_t rr_cum_lost;
+	uint8_t rbuf[2048];
+	size_t rlen;
+	unsigned watching;     /* events asked of the connection */
+	int verbose, streams;
 	int format, pt;        /* 2250 or 3119; the RTP payload type */
 	uint8_t *adu;          /* 3119: every frame's ADU, fr[] points here */
 	size_t interleave;     /* 3119: ADUs a cycle (0: none) */
@@ -34,6 +48,9 @@ struct send {
 	uint32_t *rel_ts;      /* interleaved: each ADU's timestamp from the first */
 	uint32_t ts0;
 	int fec_k, fec_n, gseq;  /* fec: the code, the group sequence number */
+	int fec_total, fec_sent; /* fec: the current group's packets, and those sent */
+	uint64_t fec_g0_us, fec_dur_us; /* its media time and duration */
+	size_t fec_olen[FEC_MAXN];
 	struct fec *code;
 	uint8_t (*fecbuf)[FMT_FEC_HDR + FMT_FEC_MAXLEN];
 	/* the media: every file's frames in order */
@@ -46,7 +63,7 @@ struct send {
 	uint32_t ts;
 	uint64_t ts_rem, us_rem, media_us;
 	uint64_t start_us;
-	struct ev_timer tick, rtcp;
+	struct ev_timer tick, rtcp, stats;
 	/* connection */
 	int fd, rtcp_fd;
 	struct tp_conn *c;
@@ -57,6 +74,8 @@ struct send {
 	uint32_t ssrc;
 	int first;
 	uint64_t packets, octets, dropped, fragments;
+	/* pacing: how late the timer let us send what was due (the host's, not the net's) */
+	uint64_t late_max_us, late_sends, ticks;
 	int done, rc;
 	char err[TP_ERRLEN];
 };
@@ -73,21 +92,32 @@ send_usage(FILE *fp)
 "                       timed reliability), tcp (RFC 4571 framing)\n"
 "  -s, --stack S        kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
+"      --lifetime auto  prsctp: the playout delay less half the growth of the RTT (RTCP's,\n"
+"                       the SCTP SRTT's until a report) over its smallest value and twice\n"
+"                       the reported jitter, within\n"
+"                       [10, playout delay] ms, re-evaluated at each receiver report\n"
+"      --playout-delay MS  the player's, until its RTCP says (default 200)\n"
+"      --rtcp-interval MS  sender reports every MS (default 1000)\n"
+"      --stats-interval MS  progress and RTCP figures on standard error every MS\n"
 "  -m, --mtu BYTES      largest RTP packet, header included (default 1400)\n"
 "  -f, --format F       2250 (default: RFC 2250, PT 14) or 3119 (RFC 5219 mpa-robust ADUs,\n"
 "                       PT 96; layer III only)\n"
 "      --interleave N   3119: interleave cycles of N ADUs (RFC 5219 section 7, 2..255)\n"
 "  -f fec -k K -n N     poc-fec: groups of K ADUs as N packets of a Reed-Solomon code,\n"
-"                       any K of which recover the group (udp only; default 20 and 25)\n"
+"                       any K of which recover the group (default 20 and 25)\n"
 "      --sdp FILE       write an SDP description of the stream (udp) for other players\n"
 "      --start-delay MS  wait MS after writing the SDP file before the first packet\n"
 "      --ttl N          multicast TTL (default 1)\n"
 "      --udp-port P     usrsctp: local UDP encapsulation port (default 9900)\n"
 "      --udp-remote-port P   usrsctp: the player's encapsulation port (default 9899)\n"
 "      --drop-every N   test aid: do not send every Nth packet (simulated loss)\n"
+"      --streams N      benchmark: pace N streams of the file at once on one event loop\n"
+"                       (udp, 2250 or 3119 without interleaving), starts spread over a\n"
+"                       frame; prints how late the packets left (no RTCP)\n"
 "  -v, --verbose        progress on standard error\n"
 "  -h, --help\n"
-"  UDP also carries RTCP sender reports on PORT+1, and a BYE at the end.\n");
+"  RTCP sender reports go on PORT+1 (udp, with a BYE at the end) or on the connection\n"
+"  (sctp, prsctp: PPID 0x52544350); the player's receiver reports give the RTT.\n");
 }
 
 static void send_tick(struct ev_loop *loop, void *arg);
@@ -220,7 +250,23 @@ send_raw(struct send *s, const uint8_t *p, size_t len)
 	return rc;
 }
 
-static void send_writable(struct tp_conn *c, unsigned events, void *arg);
+static void send_conn(struct tp_conn *c, unsigned events, void *arg);
+static void send_conn_read(struct send *s);
+
+/* The connection is watched for the player's RTCP always, and for EV_WRITE while packets
+ * wait; tp_watch only when that changes. */
+static int
+send_watch(struct send *s, unsigned events)
+{
+	if (s->watching & 0x100)
+		events &= ~(unsigned)EV_READ;
+	if ((s->watching & 0xff) == events)
+		return 0;
+	if (tp_watch(s->c, s->loop, events, events ? send_conn : NULL, s) != TP_OK)
+		return -1;
+	s->watching = (s->watching & 0x100) | events;
+	return 0;
+}
 
 /* Queued packets first, in order; what the transport will not take now waits for EV_WRITE. */
 static int
@@ -232,22 +278,23 @@ send_flush(struct send *s)
 		if (rc == TP_ERROR)
 			return -1;
 		if (rc == TP_RETRY)
-			return tp_watch(s->c, s->loop, EV_WRITE, send_writable, s) == TP_OK ? 0 : -1;
+			return send_watch(s, EV_READ | EV_WRITE);
 		s->qhead = (s->qhead + 1) % SEND_QUEUE;
 		s->qlen--;
 	}
 	if (s->c != NULL)
-		tp_watch(s->c, s->loop, 0, NULL, NULL);
+		return send_watch(s, EV_READ);
 	return 0;
 }
 
 static void
-send_writable(struct tp_conn *c, unsigned events, void *arg)
+send_conn(struct tp_conn *c, unsigned events, void *arg)
 {
 	struct send *s = arg;
 
 	(void)c;
-	(void)events;
+	if (events & EV_READ)
+		send_conn_read(s);
 	if (send_flush(s) == -1) {
 		s->rc = 1;
 		ev_stop(s->loop);
@@ -304,30 +351,32 @@ send_raw_packet(struct send *s, const uint8_t *data, size_t len)
 }
 
 /* One FEC group from the next frames (the last one may be shorter: k of them, plus n - k
- * parity packets still), all its packets at the time of its first frame. */
+ * parity packets still), encoded at the time of its first frame; send_tick spreads its n
+ * packets evenly over the group's duration (a burst of n packets at once would need n
+ * packets' worth of spare bandwidth to arrive in time). */
 static int
 send_fec_group(struct send *s)
 {
 	size_t k = s->nfr - s->next < (size_t)s->fec_k ? s->nfr - s->next : (size_t)s->fec_k, i;
 	struct fec *code = s->code;
-	size_t olen[FEC_MAXN];
 	int n = (int)k + s->fec_n - s->fec_k, rc = -1;
 
 	if ((int)k != s->fec_k && (code = fec_new((int)k, n)) == NULL) {
 		snprintf(s->err, sizeof(s->err), "out of memory");
 		return -1;
 	}
+	s->fec_g0_us = s->media_us;
 	for (i = 0; i < k; i++)
 		send_advance(s, s->next + i);
+	s->fec_dur_us = s->media_us - s->fec_g0_us;
 	if (fmt_fec_group(code, &s->fr[s->next], s->gseq++, (uint32_t)s->media_us, s->fecbuf,
-	    olen) == -1) {
+	    s->fec_olen) == -1) {
 		snprintf(s->err, sizeof(s->err), "fec: an ADU larger than %d bytes", FMT_FEC_MAXLEN);
 		goto bad;
 	}
 	s->next += k;
-	for (i = 0; i < (size_t)n; i++)
-		if (send_raw_packet(s, s->fecbuf[i], olen[i]) == -1)
-			goto bad;
+	s->fec_total = n;
+	s->fec_sent = 0;
 	rc = 0;
 bad:
 	if (code != s->code)
@@ -335,19 +384,30 @@ bad:
 	return rc;
 }
 
+/* The SR, on UDP's RTCP port or on the connection beside the media (no BYE there: the
+ * association's end is the stream's, and an unordered BYE could overtake the last packets). */
 static void
 send_rtcp(struct send *s, int bye)
 {
 	uint8_t buf[128];
-	size_t n;
+	size_t n, sent;
 
-	if (s->rtcp_fd == -1)
-		return;
 	n = rtcp_sr_pack(buf, sizeof(buf), s->ssrc, rtp_ntp_now(), s->ts, (uint32_t)s->packets,
-	    (uint32_t)s->octets, bye);
-	/* RTCP is advisory: nobody listening is fine */
-	if (n > 0)
+	    (uint32_t)s->octets, bye && s->c == NULL);
+	if (n == 0)
+		return;
+	/* RTCP is advisory: nobody listening, or a full buffer, is fine */
+	if (s->c != NULL) {
+		struct tp_msginfo mi = { 0 };
+		mi.ppid = RTPAUDIO_PPID_RTCP;
+		if (strcmp(s->net.transport, "tcp") != 0)
+			mi.flags = TP_F_UNORDERED;
+		if (strcmp(s->net.transport, "prsctp") == 0)
+			mi.lifetime_ms = s->rtcp_ms;
+		(void)tp_send(s->c, buf, n, &mi, &sent);
+	} else if (s->rtcp_fd != -1) {
 		(void)!send(s->rtcp_fd, buf, n, 0);
+	}
 }
 
 static void
@@ -356,7 +416,135 @@ send_rtcp_tick(struct ev_loop *loop, void *arg)
 	struct send *s = arg;
 
 	send_rtcp(s, 0);
-	ev_timer_start(loop, &s->rtcp, 5000000, send_rtcp_tick, s);
+	ev_timer_start(loop, &s->rtcp, s->rtcp_ms * 1000ull, send_rtcp_tick, s);
+}
+
+/* --lifetime auto. A message sent at t is played at about t + one-way delay at the start +
+ * playout delay D (the player counts from its first packet); a retransmission sent at
+ * t + L arrives at t + L + one-way delay now. So L may be D less the growth of the one-way
+ * delay since then (half the SRTT's growth over its smallest value: queues, a longer
+ * path), less a margin of twice the interarrival jitter. Later than that a retransmission
+ * only takes bandwidth from audio that is still on time. */
+static void
+send_lifetime_eval(struct send *s)
+{
+	struct tp_status st;
+	int64_t l, growth;
+
+	if (s->c != NULL && tp_status(s->c, &st) == TP_OK && st.srtt_ms > 0) {
+		s->srtt_ms = st.srtt_ms;
+		if (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms)
+			s->srtt_min_ms = st.srtt_ms;
+	}
+	if (!s->lifetime_auto)
+		return;
+	/* the RTT's growth: from the receiver reports once there are some (end to end, and the
+	 * kernel's SCTP_STATUS SRTT was seen to lag far behind a path's change), else from the
+	 * SCTP SRTT */
+	if (s->rr_rtt_us >= 0)
+		growth = (s->rr_rtt_us - s->rr_rtt_min_us) / 1000;
+	else
+		growth = (int64_t)(s->srtt_ms - s->srtt_min_ms);
+	l = (int64_t)s->playout_ms - growth / 2 - (int64_t)(2 * s->rr_jitter_ms);
+	if (l > (int64_t)s->playout_ms)
+		l = s->playout_ms;
+	if (l < 10)
+		l = 10;
+	s->lifetime_ms = (uint32_t)l;
+}
+
+static void
+send_stats_line(struct send *s, const char *what)
+{
+	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
+	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
+	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f cpu_s=%.3f "
+	    "late_max_ms=%.1f late_sends=%llu\n", what,
+	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
+	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
+	    strcmp(s->net.transport, "prsctp") == 0 ? s->lifetime_ms : 0, s->srtt_ms,
+	    s->srtt_min_ms, s->playout_ms,
+	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
+	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
+	    rtpaudio_cpu_s(), (double)s->late_max_us / 1000.0, (unsigned long long)s->late_sends);
+}
+
+static void
+send_stats_tick(struct ev_loop *loop, void *arg)
+{
+	struct send *s = arg;
+
+	send_lifetime_eval(s);
+	send_stats_line(s, "stats");
+	ev_timer_start(loop, &s->stats, s->stats_ms * 1000ull, send_stats_tick, s);
+}
+
+/* A receiver report (and the player's APP packet with its playout delay). */
+static void
+send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
+{
+	struct rtcp_info ri;
+
+	if (rtcp_parse(buf, len, &ri) <= 0)
+		return;
+	if (ri.playout_ms > 0)
+		s->playout_ms = ri.playout_ms;
+	if (ri.rr && ri.block) {
+		s->rr_count++;
+		s->rr_fraction = ri.fraction_lost / 256.0;
+		s->rr_cum_lost = ri.cum_lost;
+		s->rr_jitter_ms = ri.jitter * 1000.0 /
+		    (s->format == FMT_FEC ? 1000000.0 : RTP_CLOCK_MPA);
+		if (ri.lsr != 0) {
+			s->rr_rtt_us = rtcp_rtt_us(rtp_ntp_now(), ri.lsr, ri.dlsr);
+			if (s->rr_rtt_min_us < 0 || s->rr_rtt_us < s->rr_rtt_min_us)
+				s->rr_rtt_min_us = s->rr_rtt_us;
+		}
+	}
+	send_lifetime_eval(s);
+	if (s->verbose)
+		send_stats_line(s, "rr");
+}
+
+static void
+send_rtcp_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct send *s = arg;
+	uint8_t buf[2048];
+	ssize_t n;
+
+	(void)loop;
+	(void)events;
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0)
+		send_rtcp_in(s, buf, (size_t)n);
+}
+
+/* The player's messages on the connection: RTCP only (its PPID; on tcp RFC 5761's types). */
+static void
+send_conn_read(struct send *s)
+{
+	struct tp_msginfo mi;
+	size_t got;
+	int rc;
+
+	for (;;) {
+		rc = tp_recv(s->c, s->rbuf + s->rlen, sizeof(s->rbuf) - s->rlen, &mi, &got);
+		if (rc != TP_OK) {
+			if (rc != TP_RETRY)
+				s->watching |= 0x100; /* EOF or error: stop reading */
+			return;
+		}
+		s->rlen += got;
+		if (!(mi.flags & TP_F_EOR)) {
+			if (s->rlen == sizeof(s->rbuf))
+				s->rlen = 0;
+			continue;
+		}
+		if (mi.ppid == RTPAUDIO_PPID_RTCP || (strcmp(s->net.transport, "tcp") == 0 &&
+		    s->rlen >= 8 && s->rbuf[1] >= RTCP_SR && s->rbuf[1] <= RTCP_APP))
+			send_rtcp_in(s, s->rbuf, s->rlen);
+		s->rlen = 0;
+	}
 }
 
 /* Sends every frame whose media time has come: one packet of several whole frames, or all
@@ -368,11 +556,36 @@ send_tick(struct ev_loop *loop, void *arg)
 	struct send *s = arg;
 	uint8_t payload[JITTER_PKT];
 	size_t space = s->mtu - RTP_HDR, used, off = 0, len, i;
-	uint64_t now = ev_clock_us();
+	uint64_t now = ev_clock_us(), due = s->start_us + s->media_us;
 
-	while (s->format == FMT_FEC && s->next < s->nfr && s->start_us + s->media_us <= now)
+	if (s->format == FMT_FEC && s->fec_sent < s->fec_total)
+		due = s->start_us + s->fec_g0_us +
+		    s->fec_dur_us * (uint64_t)s->fec_sent / (uint64_t)s->fec_total;
+	if (now > due && s->ticks++ > 0) {
+		if (now - due > s->late_max_us)
+			s->late_max_us = now - due;
+		if (now - due > SEND_LATE_US)
+			s->late_sends++;
+	}
+
+	while (s->format == FMT_FEC) {
+		if (s->fec_sent < s->fec_total) {
+			due = s->start_us + s->fec_g0_us +
+			    s->fec_dur_us * (uint64_t)s->fec_sent / (uint64_t)s->fec_total;
+			if (due > now)
+				break;
+			if (send_raw_packet(s, s->fecbuf[s->fec_sent],
+			    s->fec_olen[s->fec_sent]) == -1)
+				goto bad;
+			s->fec_sent++;
+			continue;
+		}
+		due = s->start_us + s->media_us;
+		if (s->next == s->nfr || due > now)
+			break;
 		if (send_fec_group(s) == -1)
 			goto bad;
+	}
 	while (s->format != FMT_FEC && s->next < s->nfr && s->start_us + s->media_us <= now) {
 		uint32_t ts = s->rel_ts != NULL ? s->ts0 + s->rel_ts[s->next] : s->ts;
 		do {
@@ -393,12 +606,14 @@ send_tick(struct ev_loop *loop, void *arg)
 	if (s->verbose && s->next % 40 == 0)
 		fprintf(stderr, "rtpaudio send: %zu/%zu frames, %llu packets\n", s->next, s->nfr,
 		    (unsigned long long)s->packets);
-	if (s->next == s->nfr) {
+	if (s->next == s->nfr && s->fec_sent == s->fec_total) {
 		s->done = 1;
 		ev_stop(loop);
 		return;
 	}
-	ev_timer_start(loop, &s->tick, s->start_us + s->media_us - now, send_tick, s);
+	if (s->format != FMT_FEC)
+		due = s->start_us + s->media_us;
+	ev_timer_start(loop, &s->tick, due > now ? due - now : 0, send_tick, s);
 	return;
 bad:
 	s->rc = 1;
@@ -482,6 +697,10 @@ send_main(int argc, char **argv)
 		{ "drop-every", required_argument, NULL, 'X' },
 		{ "udp-port", required_argument, NULL, 'u' },
 		{ "udp-remote-port", required_argument, NULL, 'U' },
+		{ "playout-delay", required_argument, NULL, 'd' },
+		{ "streams", required_argument, NULL, 'N' },
+		{ "rtcp-interval", required_argument, NULL, 'R' },
+		{ "stats-interval", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -494,6 +713,10 @@ send_main(int argc, char **argv)
 	s.rc = 1;
 	s.mtu = 1400;
 	s.lifetime_ms = 200;
+	s.playout_ms = 200;
+	s.rtcp_ms = 1000;
+	s.rr_rtt_us = -1;
+	s.rr_rtt_min_us = -1;
 	s.first = 1;
 	s.format = 2250;
 	rtpaudio_net_init(&s.net, 1);
@@ -502,7 +725,19 @@ send_main(int argc, char **argv)
 		switch (ch) {
 		case 't': s.net.transport = optarg; break;
 		case 's': s.net.stack = optarg; break;
-		case 'l': s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000); break;
+		case 'l':
+			if (strcmp(optarg, "auto") == 0)
+				s.lifetime_auto = 1;
+			else
+				s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000);
+			break;
+		case 'N': s.streams = (int)rtpaudio_num(optarg, "streams", 1, 100000); break;
+		case 'd': s.playout_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 1, 60000);
+			break;
+		case 'R': s.rtcp_ms = (uint32_t)rtpaudio_num(optarg, "RTCP interval", 10, 600000);
+			break;
+		case 'P': s.stats_ms = (uint32_t)rtpaudio_num(optarg, "stats interval", 0, 3600000);
+			break;
 		case 'm': s.mtu = (size_t)rtpaudio_num(optarg, "mtu", RTP_HDR + FMT_2250_HDR + 16,
 		    JITTER_PKT); break;
 		case 'S': s.sdp = optarg; break;
@@ -545,8 +780,8 @@ send_main(int argc, char **argv)
 			s.fec_k = 20;
 		if (s.fec_n == 0)
 			s.fec_n = s.fec_k + 5;
-		if (s.fec_n < s.fec_k || strcmp(s.net.transport, "udp") != 0) {
-			snprintf(s.err, sizeof(s.err), "--format fec: udp only, and -n at least -k");
+		if (s.fec_n < s.fec_k) {
+			snprintf(s.err, sizeof(s.err), "--format fec: -n at least -k");
 			goto bad;
 		}
 		if ((s.code = fec_new(s.fec_k, s.fec_n)) == NULL ||
@@ -566,6 +801,11 @@ send_main(int argc, char **argv)
 	}
 	if (rtpaudio_net_check(&s.net, s.err, sizeof(s.err)) == -1)
 		goto bad;
+	if (s.streams > 1 && (strcmp(s.net.transport, "udp") != 0 || s.format == FMT_FEC ||
+	    s.interleave > 0)) {
+		snprintf(s.err, sizeof(s.err), "--streams: udp, 2250 or 3119 without interleaving");
+		goto bad;
+	}
 	{
 		struct timespec t;
 		clock_gettime(CLOCK_REALTIME, &t);
@@ -585,24 +825,48 @@ send_main(int argc, char **argv)
 		if ((s.fd = rtpaudio_udp_connect(&s.net, s.dest, 0, s.err, sizeof(s.err))) == -1)
 			goto bad;
 		s.rtcp_fd = rtpaudio_udp_connect(&s.net, s.dest, 1, s.err, sizeof(s.err));
+		if (s.rtcp_fd != -1 && ev_fd_set(s.loop, s.rtcp_fd, EV_READ, send_rtcp_udp, &s) == -1)
+			goto bad;
 	} else {
 		if ((s.c = rtpaudio_tp_connect(&s.net, s.dest, s.err, sizeof(s.err))) == NULL)
 			goto bad;
+		if (send_watch(&s, EV_READ) == -1) {
+			snprintf(s.err, sizeof(s.err), "%s", s.c->err);
+			goto bad;
+		}
+	}
+	send_lifetime_eval(&s);
+	if (s.streams > 1) {
+		struct multi_src ms = { s.fr, s.fr_samples, s.fr_rate, s.nfr, s.mtu };
+		{
+			int sb = 8 << 20; /* a burst of every stream's packet at once */
+			setsockopt(s.fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb));
+		}
+		if (multi_run(&ms, s.fd, s.pt, s.streams, s.ssrc, stdout) == -1) {
+			snprintf(s.err, sizeof(s.err), "--streams: out of memory or event loop");
+			goto bad;
+		}
+		s.rc = 0;
+		goto bad;
 	}
 	if (s.start_delay_ms > 0)
 		usleep(s.start_delay_ms * 1000u);
 	s.start_us = ev_clock_us();
 	send_rtcp(&s, 0);
-	ev_timer_start(s.loop, &s.rtcp, 5000000, send_rtcp_tick, &s);
+	ev_timer_start(s.loop, &s.rtcp, s.rtcp_ms * 1000ull, send_rtcp_tick, &s);
+	if (s.stats_ms > 0)
+		ev_timer_start(s.loop, &s.stats, s.stats_ms * 1000ull, send_stats_tick, &s);
 	send_tick(s.loop, &s);
 	if (!s.done && ev_run(s.loop) == -1)
 		snprintf(s.err, sizeof(s.err), "event loop: %s", strerror(errno));
 	ev_timer_stop(s.loop, &s.tick);
 	ev_timer_stop(s.loop, &s.rtcp);
+	ev_timer_stop(s.loop, &s.stats);
 	if (!s.done)
 		goto bad;
 	if (s.c != NULL) {
 		tp_watch(s.c, s.loop, 0, NULL, NULL);
+		s.watching = 0;
 		send_drain(&s);
 	}
 	/* The last packet's audio lasts until the end of its frames: a BYE before then makes
@@ -616,9 +880,11 @@ send_main(int argc, char **argv)
 	send_rtcp(&s, 1);
 	usleep(20000);
 	send_rtcp(&s, 1);
-	if (s.verbose)
+	if (s.verbose || s.stats_ms > 0) {
 		fprintf(stderr, "rtpaudio send: %zu frames in %llu packets (%llu dropped)\n", s.nfr,
 		    (unsigned long long)s.packets, (unsigned long long)s.dropped);
+		send_stats_line(&s, "end");
+	}
 	s.rc = 0;
 bad:
 	if (s.rc != 0 && s.err[0])
@@ -626,8 +892,11 @@ bad:
 	tp_conn_free(s.c);
 	if (s.fd != -1)
 		close(s.fd);
-	if (s.rtcp_fd != -1)
+	if (s.rtcp_fd != -1) {
+		if (s.loop != NULL)
+			ev_fd_del(s.loop, s.rtcp_fd);
 		close(s.rtcp_fd);
+	}
 	for (i = 0; i < s.nfiles; i++)
 		mp3_file_free(s.files[i]);
 	free(s.files);

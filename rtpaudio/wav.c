@@ -229,6 +229,43 @@ wav_align(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long
 	return best;
 }
 
+long
+wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff)
+{
+	return wav_align(a, fa, b, fb, ca, maxoff);
+}
+
+/* Segmental SNR of out against ref (out[k + offset] is ref[k]) in dB: the mean over 20 ms
+ * segments of 10 log10(signal / error), each clamped to [-10, 60] dB (a concealed segment
+ * counts -10 at worst, an identical one 60); segments where the reference is silent (below
+ * -60 dBFS) are left out, as is what lies outside the overlap. *nseg: segments counted. */
+double
+wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch, int rate,
+    long offset, size_t *nseg)
+{
+	size_t seg = (size_t)(rate > 0 ? rate / 50 : 882), as, bs, ov, k, i, n = 0;
+	double sum = 0, floor = 32768.0 * 1e-3;
+
+	as = offset < 0 ? (size_t)-offset : 0;
+	bs = offset > 0 ? (size_t)offset : 0;
+	ov = fref > as && fout > bs ? (fref - as < fout - bs ? fref - as : fout - bs) : 0;
+	for (k = 0; k + seg <= ov; k += seg) {
+		double sig = 0, err = 0, snr;
+		for (i = (as + k) * (size_t)ch; i < (as + k + seg) * (size_t)ch; i++) {
+			double r = ref[i], d = r - out[i - as * (size_t)ch + bs * (size_t)ch];
+			sig += r * r;
+			err += d * d;
+		}
+		if (sig / (double)(seg * (size_t)ch) < floor * floor)
+			continue;
+		snr = err > 0 ? 10 * log10(sig / err) : 60;
+		sum += snr < -10 ? -10 : snr > 60 ? 60 : snr;
+		n++;
+	}
+	*nseg = n;
+	return n ? sum / (double)n : 0;
+}
+
 static void
 wav_usage(FILE *fp)
 {

@@ -26,9 +26,16 @@ mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
 port=$((25000 + (RANDOM % 1000) * 8))
 
 stream() {
-	local name=$1 sa=$2
+	local name=$1 sa=$2 pa=${3:-}
 	port=$((port + 2))
-	"$R" play -f fec --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+	case "$pa" in *usrsctp*)
+		local u=$((30000 + (RANDOM % 4000) * 2))
+		pa="$pa --udp-port $u --udp-remote-port $((u + 1))"
+		sa="$sa $pa --udp-port $((u + 1)) --udp-remote-port $u"
+		;;
+	?*) sa="$sa $pa" ;;
+	esac
+	"$R" play -f fec $pa --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
@@ -68,7 +75,13 @@ ok $? "drop2: $(field drop2 fec_unrecoverable) groups unrecoverable, $fp played 
 "$R" send -f fec -k 6 -n 4 "$tmp/a.mp3" 127.0.0.1:1 2>/dev/null
 [ $? -eq 1 ]
 ok $? "-n smaller than -k is refused"
-"$R" send -f fec -t tcp "$tmp/a.mp3" 127.0.0.1:1 2>/dev/null
-[ $? -eq 1 ]
-ok $? "fec over tcp is refused"
+# The same format over the other transports: SCTP (unordered), PR-SCTP, TCP (RFC 4571).
+stream usctp "-k 4 -n 6" "-t sctp -s usrsctp"
+exact usctp
+stream uprsctp "-k 4 -n 6 --drop-every 5 --lifetime auto" "-t prsctp -s usrsctp"
+exact uprsctp
+[ "$(field uprsctp fec_recovered)" = 23 ]
+ok $? "uprsctp: 23 ADUs recovered by FEC over PR-SCTP"
+stream tcp "" "-t tcp"
+exact tcp
 done_testing

@@ -54,7 +54,8 @@ stream() {
 	local pp=$!
 	pids="$pids $pp"
 	sleep 0.5
-	"$R" send $targs $sargs "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
+	"$R" send $targs $sargs --stats-interval 1000 "$tmp/a.mp3" 127.0.0.1:$port \
+		2>"$tmp/$name.serr"
 	ok $? "$name: send exits 0"
 	local i
 	for i in $(seq 1 100); do kill -0 $pp 2>/dev/null || break; sleep 0.1; done
@@ -73,23 +74,41 @@ exact() {
 	ok $? "$name: statistics: 116 frames played, none lost, satisfactory: $(cat "$tmp/$name.json")"
 }
 
+# RTCP both ways: the player's receiver reports reach the sender, which takes the RTT from
+# LSR/DLSR (RFC 3550 section 6.4.1) and the player's playout delay from its APP packet.
+rtcp() {
+	local name=$1 end
+	end=$(grep 'rtpaudio send: end ' "$tmp/$name.serr")
+	echo "$end" | grep -Eq ' rr=[1-9][0-9]* ' &&
+		echo "$end" | grep -Eq ' rtcp_rtt_ms=[0-9]+\.[0-9] ' &&
+		echo "$end" | grep -q " playout_ms=$delay " &&
+		echo "$end" | grep -q ' rr_cum_lost=0 ' &&
+		grep -Eq '"rtcp_rr_sent":[1-9][0-9]*,"rtcp_sr_received":[1-9]' "$tmp/$name.json"
+	ok $? "$name: RTCP receiver reports reach the sender, RTT and playout delay known: $end"
+}
+
 if [ "$mode" = --kernel ]; then
 	stream ksctp "-t sctp"
 	exact ksctp
+	rtcp ksctp
 	stream kprsctp "-t prsctp" "--lifetime 500"
 	exact kprsctp
+	rtcp kprsctp
 	done_testing
 	exit
 fi
 
 stream udp "-t udp" "--sdp $tmp/udp.sdp"
 exact udp
+rtcp udp
 grep -q '^a=rtpmap:14 MPA/90000' "$tmp/udp.sdp" && grep -q "^m=audio $port RTP/AVP 14" "$tmp/udp.sdp"
 ok $? "send --sdp writes an SDP description"
 stream tcp "-t tcp"
 exact tcp
+rtcp tcp
 stream usctp "-t sctp -s usrsctp"
 exact usctp
+rtcp usctp
 stream uprsctp "-t prsctp -s usrsctp" "--lifetime 300"
 exact uprsctp
 # Small MTU: frames (626/627 bytes) in fragments of at most 300-byte packets.
@@ -108,6 +127,25 @@ fc=$(echo "$j" | sed 's/.*"frames_concealed":\([0-9]*\).*/\1/')
 ok $? "lossy: played $fp + concealed $fc = 116 frames"
 cmp=$("$R" compare --min-corr 0.8 --count-tolerance 0 "$tmp/ref.wav" "$tmp/lossy.wav")
 ok $? "lossy: output still aligned and close ($cmp)"
+
+# --reference: segmental SNR against a clean decode; --driver wav: through libout123's writer
+port=$((port + 2))
+"$R" play --reference "$tmp/a.mp3" --driver wav -o "$tmp/drv.wav" --idle 2000 --json \
+	127.0.0.1:$port >"$tmp/ref.json" 2>"$tmp/ref.err" &
+pp=$!
+pids="$pids $pp"
+sleep 0.5
+"$R" send --drop-every 10 "$tmp/a.mp3" 127.0.0.1:$port 2>/dev/null
+wait $pp
+snr=$(sed -n 's/.*"segsnr_db":\([-0-9.]*\).*/\1/p' "$tmp/ref.json")
+awk -v s="$snr" 'BEGIN { exit !(s != "" && s > 20 && s < 59) }'
+ok $? "--reference: a lossy stream's segmental SNR is $snr dB (60 is loss-free): $(cat "$tmp/ref.json")"
+cmp=$("$R" compare --min-corr 0.8 --count-tolerance 0 "$tmp/ref.wav" "$tmp/drv.wav" 2>&1)
+ok $? "--driver wav -o: libout123 wrote the played audio ($cmp)"
+"$R" play --driver default -D 1 127.0.0.1:$((port + 40)) >/dev/null 2>"$tmp/dev.err"
+rc=$?
+[ $rc = 0 ] || { [ $rc = 1 ] && grep -q 'no sound device on this machine' "$tmp/dev.err"; }
+ok $? "--driver default: plays, or says there is no sound device (exit $rc)"
 
 "$R" --help | grep -q 'rtpaudio play' && "$R" send --help | grep -q -- '--lifetime' &&
 	"$R" play --help | grep -q -- '--playout-delay'

@@ -121,14 +121,71 @@ test_rtcp(void **state)
 	assert_true(ri.bye);
 	assert_int_equal(rtcp_parse(p, n - 1, &ri), -1);
 	assert_int_equal(rtcp_sr_pack(p, 20, 5, 0, 0, 0, 0, 1), 0);
-	n = rtcp_rr_pack(p, sizeof(p), 1, 2, 25, -3, 70000, 12);
+	{
+		struct rtcp_block b = { 2, 25, -3, 70000, 12, 0x12345678, 0x10000 };
+		n = rtcp_rr_pack(p, sizeof(p), 1, &b, 350);
+	}
 	assert_int_equal(rtcp_parse(p, n, &ri), (int)n);
-	assert_true(ri.rr);
+	assert_true(ri.rr && ri.block);
 	assert_int_equal(ri.fraction_lost, 25);
 	assert_int_equal(ri.cum_lost, -3);
 	assert_int_equal(ri.ext_seq, 70000);
 	assert_int_equal(ri.jitter, 12);
+	assert_int_equal(ri.lsr, 0x12345678);
+	assert_int_equal(ri.dlsr, 0x10000);
+	assert_int_equal(ri.playout_ms, 350);
+	assert_int_equal(ri.app_ssrc, 1);
+	n = rtcp_rr_pack(p, sizeof(p), 1, NULL, 0);
+	assert_int_equal(rtcp_parse(p, n, &ri), (int)n);
+	assert_true(ri.rr && !ri.block && ri.playout_ms == 0);
+	assert_int_equal(rtcp_rr_pack(p, 40, 1, NULL, 0), 0);
 	assert_int_equal(rtcp_parse(p, 3, &ri), -1);
+}
+
+/* RFC 3550 A.1/A.3/A.8 and the RTT of section 6.4.1 */
+static void
+test_rtcp_rx(void **state)
+{
+	struct rtcp_rx r;
+	struct rtcp_block b;
+	uint64_t ntp = (uint64_t)3900000000u << 32, t = 1000000;
+	uint16_t s;
+	int i;
+
+	(void)state;
+	rtcp_rx_init(&r, 90000);
+	/* 100 packets from 65500 on (wrapping), every 10th lost, 20 ms apart, no jitter */
+	for (i = 0; i < 100; i++) {
+		s = (uint16_t)(65500 + i);
+		if (i % 10 != 5)
+			rtcp_rx_packet(&r, s, (uint32_t)(1800 * i), t + 20000u * (uint64_t)i);
+	}
+	rtcp_rx_packet(&r, 65510, 1800 * 10, t + 20000u * 10 + 5000); /* a duplicate, 5 ms on */
+	rtcp_rx_sr(&r, ntp, t);
+	rtcp_rx_block(&r, 7, t + 250000, &b);
+	assert_int_equal(b.src, 7);
+	assert_int_equal(b.ext_seq, 65599); /* one wrap: 65536 + 63 */
+	assert_int_equal(b.lost, 10 - 1);
+	assert_int_equal(b.fraction, (9 << 8) / 100);
+	assert_true(b.jitter < 1800 / 16 + 2);
+	assert_int_equal(b.lsr, (uint32_t)(ntp >> 16));
+	assert_int_equal(b.dlsr, 0x4000); /* 0.25 s */
+	/* the next interval: nothing new, nothing lost */
+	rtcp_rx_block(&r, 7, t + 500000, &b);
+	assert_int_equal(b.fraction, 0);
+	/* RTT: the report came back 0.25 s after the SR left + 40 ms on the way */
+	{
+		int64_t rtt = rtcp_rtt_us(ntp + ((uint64_t)29 << 32) / 100, b.lsr, 0x4000);
+		assert_true(rtt > 39900 && rtt <= 40000);
+	}
+	assert_int_equal(rtcp_rtt_us(ntp, 0, 0), -1);
+	/* steady 1 ms of jitter either way converges near 90 ticks */
+	rtcp_rx_init(&r, 90000);
+	for (i = 0; i < 400; i++)
+		rtcp_rx_packet(&r, (uint16_t)i, (uint32_t)(1800 * i),
+		    t + 20000u * (uint64_t)i + (i % 2 ? 1000u : 0));
+	assert_true(r.jitter > 80 && r.jitter < 95);
+	assert_true(rtcp_rx_jitter_ms(&r) > 0.85 && rtcp_rx_jitter_ms(&r) < 1.1);
 }
 
 /* Packetize all frames with payload space `space`, depacketize in order dropping packet
@@ -392,6 +449,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rtp_header),
 		cmocka_unit_test(test_rtcp),
+		cmocka_unit_test(test_rtcp_rx),
 		cmocka_unit_test(test_2250_whole),
 		cmocka_unit_test(test_2250_fragments),
 		cmocka_unit_test(test_2250_malformed),

@@ -1,0 +1,112 @@
+#!/bin/bash
+# rtpaudio-prsctp-vm.sh: run by rtpaudio-prsctp.sh where there are SCTP, netem and network
+# namespaces (root). Two hosts s (10.77.0.1) and p (10.77.0.2) on a veth pair with netem on
+# both ends.
+#  1. --lifetime auto follows the RTT: 20 ms one-way, then 120 ms; the lifetime the sender
+#     chose (its --stats-interval lines) drops by about half the RTT's growth.
+#  2. Plain SCTP and PR-SCTP (lifetime 200 ms) on the same lossy, narrow link (150 kbit/s,
+#     1 % loss, 30 ms, a short queue), kernel SCTP and usrsctp: measured and printed only.
+#     The claim that plain SCTP stalls where PR-SCTP drops expired messages did NOT hold
+#     here (2026-12-02, in the VM): plain SCTP brought nearly every message in time within
+#     the 400 ms playout delay (longest gap 78 ms kernel, 131 ms usrsctp), while the fixed
+#     200 ms lifetime abandoned 66 (kernel) and 34 (usrsctp) of 269 messages. Asserted: both
+#     run and report; PR-SCTP's longest gap stays within the lifetime + its playout margin.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
+for t in "$R" sox lame ip tc; do
+	command -v "$t" >/dev/null || { ok 1 "$t installed"; done_testing; exit; }
+done
+scratch rtpaudio-prsctp
+chmod 755 "$tmp"
+S=rpa-s-$$ P=rpa-p-$$
+cleanup() {
+	scratch_cleanup
+	ip netns del $S 2>/dev/null
+	ip netns del $P 2>/dev/null
+}
+trap cleanup EXIT
+ip netns add $S && ip netns add $P &&
+	ip link add rpa$$s netns $S type veth peer name rpa$$p netns $P &&
+	ip -n $S addr add 10.77.0.1/24 dev rpa$$s && ip -n $P addr add 10.77.0.2/24 dev rpa$$p &&
+	ip -n $S link set rpa$$s up && ip -n $P link set rpa$$p up &&
+	ip -n $S link set lo up && ip -n $P link set lo up
+ok $? "two namespaces on a veth pair"
+link() { # link DELAY_MS LOSS_PCT RATE LIMIT
+	ip netns exec $S tc qdisc replace dev rpa$$s root netem limit $4 delay ${1}ms \
+		loss random ${2}% rate $3 &&
+		ip netns exec $P tc qdisc replace dev rpa$$p root netem limit $4 delay ${1}ms \
+		loss random ${2}% rate $3
+}
+secs=14
+sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth $secs sine 220-1760 sine 330-2640 vol 0.5
+lame --quiet -f -b 192 "$tmp/src.wav" "$tmp/a.mp3"
+port=5004
+
+# stream NAME PLAY-ARGS SEND-ARGS [CHANGE-AFTER-S CHANGE-CMD...]
+stream() {
+	local name=$1 pa=$2 sa=$3
+	shift 3
+	port=$((port + 2))
+	case "$pa" in *usrsctp*)
+		pa="$pa --udp-port 9899 --udp-remote-port 9900"
+		sa="$sa --udp-port 9900 --udp-remote-port 9899"
+	esac
+	ip netns exec $P "$R" play $pa --idle 3000 -D $((secs + 40)) --json 10.77.0.2:$port \
+		>"$tmp/$name.json" 2>"$tmp/$name.perr" &
+	local pp=$!
+	pids="$pids $pp"
+	sleep 0.5
+	ip netns exec $S "$R" send $sa --stats-interval 500 "$tmp/a.mp3" 10.77.0.2:$port \
+		2>"$tmp/$name.serr" &
+	local sp=$!
+	pids="$pids $sp"
+	if [ $# -gt 0 ]; then
+		sleep "$1"
+		shift
+		"$@"
+	fi
+	wait $sp
+	local rs=$?
+	wait $pp
+	[ $rs = 0 ] && [ $? = 0 ]
+	ok $? "$name: send and play exit 0: $(cat "$tmp/$name.json")"
+	grep 'send: end' "$tmp/$name.serr" | sed 's/^/# /'
+}
+field() { sed -n "s/.*\"$2\":\\([-0-9.a-z]*\\).*/\\1/p" "$tmp/$1.json"; }
+# median of a sender field over its stats lines with T0 <= t < T1
+smed() {
+	grep 'rtpaudio send: stats ' "$tmp/$1.serr" |
+		sed -n "s/.* t=\\([0-9.]*\\) .* $2=\\([-0-9.]*\\).*/\\1 \\2/p" |
+		awk -v a="$3" -v b="$4" '$1 >= a && $1 < b { print $2 }' | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print -1 }'
+}
+
+# 1. --lifetime auto follows the RTT
+link 20 0 100mbit 1000
+stream auto "-t prsctp -d 400" "-t prsctp --lifetime auto" 6 link 120 0 100mbit 1000
+e=$(smed auto lifetime_ms 2 5.5) l=$(smed auto lifetime_ms 9 13)
+es=$(smed auto srtt_ms 2 5.5) ls=$(smed auto srtt_ms 9 13)
+er=$(smed auto rtcp_rtt_ms 2 5.5) lr=$(smed auto rtcp_rtt_ms 9 13)
+diag "lifetime $e -> $l ms, SCTP SRTT $es -> $ls ms, RTCP RTT $er -> $lr ms"
+awk -v s0="$es" -v s1="$ls" -v r0="$er" -v r1="$lr" 'BEGIN { exit !(s1 > s0 && r0 < 120 && r1 >= 200) }'
+ok $? "RTT 40 -> 240 ms: the RTCP RTT ($er -> $lr ms) sees it, the SCTP SRTT grows ($es -> $ls ms)"
+awk -v e="$e" -v l="$l" 'BEGIN { exit !(e >= 300 && e <= 400 && l <= e - 50 && l >= e - 170) }'
+ok $? "--lifetime auto: $e ms at RTT 40 ms, $l ms at RTT 240 ms (the playout delay 400 less half the RTT's growth and twice the jitter)"
+[ "$(field auto satisfactory)" = true ]
+ok $? "the stream stays satisfactory across the change"
+
+# 2. a link slower than the stream: SCTP stalls, PR-SCTP drops what expired
+for stack in kernel usrsctp; do
+	link 30 1 150kbit 12
+	stream sctp-$stack "-t sctp -s $stack -d 400" "-t sctp -s $stack"
+	link 30 1 150kbit 12
+	stream prsctp-$stack "-t prsctp -s $stack -d 400" "-t prsctp -s $stack --lifetime 200"
+	gs=$(field sctp-$stack longest_gap_ms) gp=$(field prsctp-$stack longest_gap_ms)
+	fs=$(field sctp-$stack frames_played) fp=$(field prsctp-$stack frames_played)
+	diag "$stack, 150 kbit/s, 1 % loss: longest gap SCTP $gs ms, PR-SCTP $gp ms;" \
+		"frames played SCTP $fs, PR-SCTP $fp"
+	awk -v p="$gp" 'BEGIN { exit !(p != "" && p <= 400) }'
+	ok $? "$stack: PR-SCTP's longest gap ($gp ms) stays within lifetime + playout delay"
+done
+done_testing
