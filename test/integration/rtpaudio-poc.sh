@@ -96,7 +96,7 @@ send_to_pob() {
 	"$R" send -f "$f" "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
 	ok $? "$name: rtpaudio send -f $f exits 0"
 	# pob-* never end by themselves on UDP: they play out the buffer, then wait
-	sleep 1.5
+	sleep 3
 	kill $pp 2>/dev/null
 	wait $pp 2>/dev/null
 	mpg123 -q --no-gapless -w "$tmp/$name.wav" "$tmp/$name.mp3" 2>/dev/null
