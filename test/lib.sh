@@ -100,3 +100,18 @@ kernel_netem() {
 		return $rc
 	fi
 }
+
+# need FILE|COMMAND...: each must be an executable file (a path) or a command on PATH, else one
+# failing result and the end of the script (a missing prerequisite fails, it never skips)
+need() {
+	local f
+	for f in "$@"; do
+		case $f in
+		*/*) [ -x "$f" ] && continue ;;
+		*) command -v "$f" >/dev/null && continue ;;
+		esac
+		ok 1 "$f missing (make check builds our programs; scripts/setup.sh installs the rest)"
+		done_testing
+		exit
+	done
+}

@@ -7,18 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
 
-if [ ! -x "$R" ]; then
-	ok 1 "$R not built (needs libmpg123-dev)"
-	done_testing
-	exit
-fi
-for t in sox lame mpg123; do
-	if ! command -v $t >/dev/null; then
-		ok 1 "$t installed (scripts/setup.sh)"
-		done_testing
-		exit
-	fi
-done
+need "$R" sox lame mpg123
 scratch rtpaudio-3119
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
 lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"

@@ -8,18 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
 
-if [ ! -x "$R" ]; then
-	ok 1 "$R not built (needs libmpg123-dev)"
-	done_testing
-	exit
-fi
-for t in sox lame mpg123; do
-	if ! command -v $t >/dev/null; then
-		ok 1 "$t installed (scripts/setup.sh)"
-		done_testing
-		exit
-	fi
-done
+need "$R" sox lame mpg123
 out=$("$top_srcdir/patches/apply" -q poc 2>&1)
 ok $? "patches/apply poc: $(echo "$out" | tail -n 1)"
 PB=${SCTPAPPS_PATCHES:-$top_srcdir/build/patches}

@@ -9,18 +9,7 @@ R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
 mode=${1:-host}
 delay=${RTPAUDIO_DELAY:-200}
 
-if [ ! -x "$R" ]; then
-	ok 1 "$R not built (needs libmpg123-dev)"
-	done_testing
-	exit
-fi
-for t in sox lame mpg123; do
-	if ! command -v $t >/dev/null; then
-		ok 1 "$t installed (scripts/setup.sh)"
-		done_testing
-		exit
-	fi
-done
+need "$R" sox lame mpg123
 tmp=$(mktemp -d /tmp/rtpaudio.XXXXXX)
 chmod 755 "$tmp"
 pids=

@@ -5,17 +5,6 @@ LD=${HTTPLOAD:-$top_builddir/httpload/httpload}
 P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
 RA=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
 
-need() { # need FILE...: each must be executable, else one failing result and the end
-	local f
-	for f in "$@"; do
-		if [ ! -x "$f" ]; then
-			ok 1 "$f missing (make check builds it)"
-			done_testing
-			exit
-		fi
-	done
-}
-
 port_free() { # port_free tcp|udp PORT
 	! ss -Hn"${1:0:1}"a "sport = :$2" 2>/dev/null | grep -q .
 }
