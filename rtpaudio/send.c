@@ -34,6 +34,7 @@ struct send {
 	int64_t rr_rtt_min_us;  /* the smallest RTT the reports gave; -1: none yet */
 	/* the latest receiver report */
 	uint64_t rr_count;
+	int peer_rtcp;              /* an RTCP packet came from the player */
 	int64_t rr_rtt_us;     /* -1: none yet */
 	double rr_jitter_ms, rr_fraction;
 	int32_t rr_cum_lost;
@@ -396,7 +397,11 @@ send_rtcp(struct send *s, int bye)
 	    (uint32_t)s->octets, bye && s->c == NULL);
 	if (n == 0)
 		return;
-	/* RTCP is advisory: nobody listening, or a full buffer, is fine */
+	/* RTCP is advisory: nobody listening, or a full buffer, is fine. On a connection the
+	 * SRs wait for the player's first RTCP packet: a receiver that does not demultiplex
+	 * RTCP there (poc's pob-*) would take an SR for media. */
+	if (s->c != NULL && !s->peer_rtcp)
+		return;
 	if (s->c != NULL) {
 		struct tp_msginfo mi = { 0 };
 		mi.ppid = RTPAUDIO_PPID_RTCP;
@@ -487,6 +492,7 @@ send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
 
 	if (rtcp_parse(buf, len, &ri) <= 0)
 		return;
+	s->peer_rtcp = 1;
 	if (ri.playout_ms > 0)
 		s->playout_ms = ri.playout_ms;
 	if (ri.rr && ri.block) {
