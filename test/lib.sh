@@ -45,8 +45,15 @@ run_tap() {
 }
 
 # kernel_sctp CMD...: run where the kernel has SCTP: natively, or inside the VM (test/vm/run).
-kernel_sctp() {
-	if "$top_srcdir/test/vm/have-sctp" 2>/dev/null; then
+kernel_sctp() { vm_or_native "" "$@"; }
+
+# vm_or_native HAVE_SCTP_OPTS CMD...: CMD natively where test/vm/have-sctp (with those options)
+# says the host has it all, else inside the VM (test/vm/run).
+vm_or_native() {
+	local opts=$1 rc
+	shift
+	# shellcheck disable=SC2086
+	if "$top_srcdir/test/vm/have-sctp" $opts 2>/dev/null; then
 		"$@"
 	else
 		# 124: the VM timed out, 125: it did not boot. Under a loaded host the emulated
@@ -86,20 +93,7 @@ scratch_cleanup() {
 
 # kernel_netem CMD...: like kernel_sctp, for what needs kernel SCTP and netem, veth, nftables
 # (test/lab): natively where the host has them all, else inside the VM (test/vm/run).
-kernel_netem() {
-	if "$top_srcdir/test/vm/have-sctp" --netem 2>/dev/null; then
-		"$@"
-	else
-		"$top_srcdir/test/vm/run" "$@"
-		rc=$?
-		if [ $rc -eq 124 ] || [ $rc -eq 125 ]; then
-			echo "# test/vm/run exited $rc: trying once more"
-			"$top_srcdir/test/vm/run" "$@"
-			rc=$?
-		fi
-		return $rc
-	fi
-}
+kernel_netem() { vm_or_native --netem "$@"; }
 
 # need FILE|COMMAND...: each must be an executable file (a path) or a command on PATH, else one
 # failing result and the end of the script (a missing prerequisite fails, it never skips)

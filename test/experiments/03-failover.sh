@@ -130,8 +130,8 @@ for v in $MULTI; do
 		{ pt = $1; p1 = $2; p2 = $3 }' "$dir/counters.log" >"$dir/paths.dat"
 	awk -v t0="$t0" '{ print $1 - t0, $2 }' "$dir/flap.log" >"$dir/flap.dat"
 done
-# series_mean VARIANT SKIP: mean of the client's series in the first blocked interval (from the
-# flap log, its first SKIP s left out: the time to notice)
+# series_mean VARIANT LEAD: mean of the client's series in the first blocked interval (from the
+# flap log, its first LEAD s left out: the time to notice)
 series_mean() {
 	awk -v skip="$2" 'FILENAME ~ /flap/ { if ($2 == "blocked" && b == "") b = $1; else if ($2 == "up" && b != "" && u == "") u = $1; next }
 		b != "" && $1 > b + skip && (u == "" || $1 <= u) { s += $2; n++ }
