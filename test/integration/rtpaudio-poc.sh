@@ -91,7 +91,9 @@ send_to_pob() {
 	mpg123 -q --no-gapless -w "$tmp/$name.wav" "$tmp/$name.mp3" 2>/dev/null
 }
 
-send_to_pob "$U" fec pobfec 4
+# -b 8: pob-fec starts once half its ring (4 groups) is in; with 4 it could play the ring empty
+# before our last group (spread over its duration) was in, and then wait to prebuffer again
+send_to_pob "$U" fec pobfec 8
 identical pobfec "$tmp/pobfec.wav"
 ok $? "pobfec: pob-fec's MP3 decodes identically over the overlap ($cmp)"
 [ "$(echo "$cmp" | awk '{print $4}')" -ge 129024 ]
