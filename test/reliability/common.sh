@@ -68,3 +68,20 @@ result_reset() {
 	mkdir -p "$dir"
 	: >"$dir/$(basename "$0" .sh).txt"
 }
+
+# load_verified NAME PREFIX SERVER ARGS...: httpload --json with --verify-manifest $tmp/manifest
+# against SERVER port $tp, run under PREFIX (e.g. "ip netns exec NS", or empty); sets replies,
+# errors, corrupt and content from its JSON; 0 when it exited 0 with no error and no corrupt body
+load_verified() {
+	local name=$1 pre=$2 srv=$3 rc
+	shift 3
+	# shellcheck disable=SC2086
+	timeout 300 $pre "$LD" --server "$srv" --port $tp --timeout 60 --json \
+	    --verify-manifest "$tmp/manifest" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	rc=$?
+	replies=$(grep -o '"replies":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
+	errors=$(grep -o '"errors":{"total":[0-9]*' "$tmp/$name.json" | grep -o '[0-9]*$')
+	corrupt=$(grep -o '"corrupt":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
+	content=$(grep -o '"content":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
+	[ $rc = 0 ] && [ "${errors:-1}" = 0 ] && [ "${corrupt:-1}" = 0 ]
+}

@@ -185,16 +185,7 @@ if ip netns add $ns 2>/dev/null; then
 	pids="$pids $lsrv"
 	sleep 1
 	lossy() { # lossy NAME ARGS...: httpload --verify in the namespace; 0: nothing lost
-		local name=$1
-		shift
-		timeout 300 $X "$LD" --server 127.0.0.1 --port $tp --timeout 60 --json \
-		    --verify-manifest "$tmp/manifest" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
-		local rc=$?
-		replies=$(grep -o '"replies":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
-		errors=$(grep -o '"errors":{"total":[0-9]*' "$tmp/$name.json" | grep -o '[0-9]*$')
-		corrupt=$(grep -o '"corrupt":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
-		content=$(grep -o '"content":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
-		[ $rc = 0 ] && [ "${errors:-1}" = 0 ] && [ "${corrupt:-1}" = 0 ]
+		load_verified "$1" "$X" 127.0.0.1 "${@:2}"
 	}
 	lossy tcp --uri /100k.bin --num-conns 10 --num-calls 20
 	rc=$?
