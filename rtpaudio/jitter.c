@@ -1,6 +1,7 @@
 /* jitter.c: playout buffer: reorders by RTP sequence number, releases each packet at the
  * first packet's arrival + its media time + the playout delay, skips holes whose successor
- * is due (the hole counts as lost) and refuses what comes after its turn (late). */
+ * is due (the hole counts as lost) and refuses what comes after its turn or after its
+ * play-out time (late: a sound device has played on without it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,27 @@ jitter_free(struct jitter *j)
 	free(j->slot);
 	free(j->seen);
 	free(j);
+}
+
+/* When a packet of timestamp ts is to be played. */
+static uint64_t
+jitter_due_ts(const struct jitter *j, uint32_t ts)
+{
+	int32_t dt = rtp_ts_diff(ts, j->ts0);
+	int64_t us = (int64_t)dt * 1000000 / RTP_CLOCK_MPA;
+
+	if (us < 0)
+		us = 0;
+	return j->t0_us + (uint64_t)us + j->delay_us;
+}
+
+/* the latest media time announced, by packets on time or late */
+static void
+jitter_ts_seen(struct jitter *j, uint32_t ts)
+{
+	if (!j->have_ts_max || rtp_ts_diff(ts, j->ts_max) > 0)
+		j->ts_max = ts;
+	j->have_ts_max = 1;
 }
 
 /* Returns 0 when kept, 1 when refused (duplicate, late, outside the window, too big). */
@@ -85,6 +107,13 @@ jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t
 		j->duplicates++;
 		return 1;
 	}
+	jitter_ts_seen(j, ts);
+	if (now_us > jitter_due_ts(j, ts)) {
+		/* its time has passed: the hole it leaves is not lost, it came late */
+		jitter_seen_set(j, seq, 1);
+		j->late++;
+		return 1;
+	}
 	s->used = 1;
 	s->seq = seq;
 	s->ts = ts;
@@ -101,12 +130,7 @@ jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t
 static uint64_t
 jitter_due(const struct jitter *j, const struct jitter_pkt *s)
 {
-	int32_t dt = rtp_ts_diff(s->ts, j->ts0);
-	int64_t us = (int64_t)dt * 1000000 / RTP_CLOCK_MPA;
-
-	if (us < 0)
-		us = 0;
-	return j->t0_us + (uint64_t)us + j->delay_us;
+	return jitter_due_ts(j, s->ts);
 }
 
 /* The packet to play now, in sequence order, or NULL with *next_us the time the next one is
@@ -132,7 +156,8 @@ jitter_get(struct jitter *j, uint64_t now_us, int flush, uint64_t *next_us)
 		}
 		/* the hole before it will not be filled in time */
 		for (; j->next != seq; j->next++) {
-			j->lost++;
+			if (!JITTER_SEEN(j, j->next))
+				j->lost++; /* (a late one was counted when it came) */
 			jitter_seen_set(j, (uint16_t)(j->next + 32768), 0);
 		}
 		return s;

@@ -54,6 +54,7 @@ rtpaudio_tp_opts(const struct rtpaudio_net *n, struct tp_opts *o)
 	o->frame_hdr = 2;    /* RFC 4571 */
 	o->udp_port = n->udp_port;
 	o->udp_remote_port = n->udp_remote_port;
+	o->sndbuf = n->sndbuf;
 }
 
 static int

@@ -54,6 +54,8 @@ struct play {
 	int fec_have_t0;        /* fec: playout deadlines from the first packet's arrival */
 	uint64_t fec_t0_us, fec_late;
 	uint32_t fec_tst0, fec_gdur_us;
+	int fec_have_end;       /* fec: the latest group end announced, late ones included */
+	uint32_t fec_end;
 	/* pipeline */
 	struct jitter *jb;
 	struct fmt_2250_depack dp;
@@ -378,6 +380,45 @@ play_deint(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
 
 static void play_schedule(struct play *p);
 
+/* The end of a source: what its packets announced but came too late to play was silence
+ * on a sound device, and is concealed here so that the statistics count it (a stream that
+ * stalls to its end would otherwise look complete). Bounded by the wall clock: only the
+ * frames whose play-out time has passed. */
+static void
+play_tail(struct play *p)
+{
+	int64_t n, dt, unit, frame_us, wall;
+	uint64_t t0;
+
+	if (!p->have_first || p->samples <= 0 || p->rate <= 0)
+		return;
+	unit = (int64_t)p->samples * RTP_CLOCK_MPA;
+	if (p->format == FMT_FEC) {
+		if (!p->fec_have_end || !p->fec_have_t0)
+			return;
+		/* the group's end: the frames before it */
+		dt = rtp_ts_diff((uint32_t)((uint64_t)p->fec_end * 9 / 100), p->fts0);
+		n = dt >= 0 ? dt * p->rate / unit : -1;
+		t0 = p->fec_t0_us;
+	} else {
+		if (p->jb == NULL || !p->jb->have_ts_max)
+			return;
+		/* the last packet's first frame */
+		dt = rtp_ts_diff(p->jb->ts_max, p->fts0);
+		n = dt >= 0 ? (2 * dt * p->rate + unit) / (2 * unit) + 1 : -1;
+		t0 = p->jb->t0_us;
+	}
+	frame_us = (int64_t)p->samples * 1000000 / p->rate;
+	wall = (int64_t)(ev_clock_us() - t0) - (int64_t)p->delay_ms * 1000;
+	wall = wall > 0 ? wall / frame_us : 0;
+	if (n > wall)
+		n = wall;
+	if (n > p->next_n) {
+		play_conceal(p, n - p->next_n);
+		p->next_n = n;
+	}
+}
+
 static void
 play_due(struct ev_loop *loop, void *arg)
 {
@@ -417,6 +458,7 @@ play_end(struct play *p)
 		fmt_3119_deint_flush(p->di);
 		fmt_3119_deframe_flush(p->df);
 	}
+	play_tail(p);
 	ev_stop(p->loop);
 }
 
@@ -460,6 +502,7 @@ play_switch(struct play *p, uint32_t ssrc)
 		fmt_3119_deframe_init(p->df, play_frame3119, p);
 		fmt_3119_deint_init(p->di, play_deint, p);
 	}
+	play_tail(p);
 	fmt_2250_depack_init(&p->dp);
 	jitter_free(p->jb);
 	p->jb = jb;
@@ -594,6 +637,9 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 			} else if (p->fec_gdur_us == 0 && (int32_t)(fh.tstamp - p->fec_tst0) > 0) {
 				p->fec_gdur_us = fh.tstamp - p->fec_tst0;
 			}
+			if (!p->fec_have_end || (int32_t)(fh.tstamp - p->fec_end) > 0)
+				p->fec_end = fh.tstamp;
+			p->fec_have_end = 1;
 			if (p->fec_gdur_us > 0 && (int64_t)p->last_rx_us > (int64_t)p->fec_t0_us +
 			    (int32_t)(fh.tstamp - p->fec_tst0) + p->fec_gdur_us +
 			    (int64_t)p->delay_ms * 1000) {

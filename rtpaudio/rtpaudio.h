@@ -299,6 +299,8 @@ struct jitter {
 	uint32_t ts0;             /* RTP ts of the first packet */
 	uint64_t t0_us;           /* its arrival */
 	uint32_t delay_us;
+	uint32_t ts_max;          /* the latest RTP ts seen, late packets included */
+	int have_ts_max;
 	size_t count;
 	uint64_t received, duplicates, late, lost, too_big;
 };
@@ -349,6 +351,7 @@ struct rtpaudio_net {
 	const char *stack;          /* kernel, usrsctp */
 	uint16_t udp_port, udp_remote_port;
 	int ttl;
+	int sndbuf;                 /* bytes; 0: the stack's default */
 };
 void rtpaudio_net_init(struct rtpaudio_net *n, int sender);
 int rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen);

@@ -18,6 +18,7 @@
 
 struct send_pkt {
 	size_t len;
+	uint64_t t_us;         /* when it was due: prsctp's lifetime counts from here */
 	uint8_t data[JITTER_PKT + RTP_HDR];
 };
 
@@ -227,7 +228,7 @@ send_advance(struct send *s, size_t k)
 }
 
 static int
-send_raw(struct send *s, const uint8_t *p, size_t len)
+send_raw(struct send *s, const uint8_t *p, size_t len, uint32_t lifetime_ms)
 {
 	struct tp_msginfo mi = { 0 };
 	size_t sent;
@@ -243,8 +244,7 @@ send_raw(struct send *s, const uint8_t *p, size_t len)
 	}
 	if (strcmp(s->net.transport, "tcp") != 0)
 		mi.flags = TP_F_UNORDERED;
-	if (strcmp(s->net.transport, "prsctp") == 0)
-		mi.lifetime_ms = s->lifetime_ms;
+	mi.lifetime_ms = lifetime_ms;
 	rc = tp_send(s->c, p, len, &mi, &sent);
 	if (rc == TP_ERROR)
 		snprintf(s->err, sizeof(s->err), "send: %.200s", s->c->err);
@@ -253,6 +253,31 @@ send_raw(struct send *s, const uint8_t *p, size_t len)
 
 static void send_conn(struct tp_conn *c, unsigned events, void *arg);
 static void send_conn_read(struct send *s);
+
+/* prsctp over usrsctp: a send buffer that holds about the lifetime + the playout delay of
+ * the stream (what is in flight counts too; an RTT above the playout delay cannot work
+ * anyway), at least 3 packets. usrsctp abandons an expired message that it has not sent
+ * yet only when it needs room for a new one: its deep default buffer would hold seconds of
+ * expired audio and send it late. The kernel abandons expired messages before it sends. */
+static void
+send_sndbuf(struct send *s)
+{
+	uint64_t bytes = 0, us = 0, b;
+	uint32_t ms = (s->lifetime_auto ? 0 : s->lifetime_ms) + s->playout_ms;
+	size_t i;
+
+	if (strcmp(s->net.transport, "prsctp") != 0 || strcmp(s->net.stack, "usrsctp") != 0 ||
+	    s->nfr == 0)
+		return;
+	for (i = 0; i < s->nfr; i++) {
+		bytes += s->fr[i].len;
+		us += (uint64_t)s->fr_samples[i] * 1000000 / s->fr_rate[i];
+	}
+	b = us > 0 ? bytes * 1000 * ms / us : 0; /* bytes/us * ms * 1000 */
+	if (b < 3 * s->mtu)
+		b = 3 * s->mtu;
+	s->net.sndbuf = b > (1u << 24) ? 1 << 24 : (int)b;
+}
 
 /* The connection is watched for the player's RTCP always, and for EV_WRITE while packets
  * wait; tp_watch only when that changes. */
@@ -269,13 +294,26 @@ send_watch(struct send *s, unsigned events)
 	return 0;
 }
 
-/* Queued packets first, in order; what the transport will not take now waits for EV_WRITE. */
+/* Queued packets first, in order; what the transport will not take now waits for EV_WRITE.
+ * prsctp: a packet's lifetime runs from its due time, the wait here included; one that
+ * expired here is dropped, the rest go to the stack with what is left of it. */
 static int
 send_flush(struct send *s)
 {
+	int pr = strcmp(s->net.transport, "prsctp") == 0;
+
 	while (s->qlen > 0) {
 		struct send_pkt *p = &s->q[s->qhead];
-		int rc = send_raw(s, p->data, p->len);
+		uint64_t age = pr ? (ev_clock_us() - p->t_us) / 1000 : 0;
+		int rc;
+
+		if (pr && age >= s->lifetime_ms) {
+			s->dropped++;
+			s->qhead = (s->qhead + 1) % SEND_QUEUE;
+			s->qlen--;
+			continue;
+		}
+		rc = send_raw(s, p->data, p->len, pr ? s->lifetime_ms - (uint32_t)age : 0);
 		if (rc == TP_ERROR)
 			return -1;
 		if (rc == TP_RETRY)
@@ -326,6 +364,7 @@ send_packet(struct send *s, const uint8_t *payload, size_t plen, uint32_t ts)
 	rtp_pack(p->data, &h);
 	memcpy(p->data + RTP_HDR, payload, plen);
 	p->len = RTP_HDR + plen;
+	p->t_us = ev_clock_us();
 	s->qlen++;
 	return send_flush(s);
 }
@@ -347,6 +386,7 @@ send_raw_packet(struct send *s, const uint8_t *data, size_t len)
 	p = &s->q[(s->qhead + s->qlen) % SEND_QUEUE];
 	memcpy(p->data, data, len);
 	p->len = len;
+	p->t_us = ev_clock_us();
 	s->qlen++;
 	return send_flush(s);
 }
@@ -492,6 +532,12 @@ send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
 
 	if (rtcp_parse(buf, len, &ri) <= 0)
 		return;
+	if (!s->peer_rtcp && s->c != NULL) {
+		/* the SRs held back on a connection: the first one now, so that the player's
+		 * next report already gives the RTT */
+		s->peer_rtcp = 1;
+		send_rtcp(s, 0);
+	}
 	s->peer_rtcp = 1;
 	if (ri.playout_ms > 0)
 		s->playout_ms = ri.playout_ms;
@@ -834,6 +880,7 @@ send_main(int argc, char **argv)
 		if (s.rtcp_fd != -1 && ev_fd_set(s.loop, s.rtcp_fd, EV_READ, send_rtcp_udp, &s) == -1)
 			goto bad;
 	} else {
+		send_sndbuf(&s);
 		if ((s.c = rtpaudio_tp_connect(&s.net, s.dest, s.err, sizeof(s.err))) == NULL)
 			goto bad;
 		if (send_watch(&s, EV_READ) == -1) {

@@ -3,7 +3,8 @@
 # from the seed corpora (new inputs go to a scratch copy, not to the checked-in corpus).
 # Usage: test/fuzz/run.sh [HARNESS...] (default all). Prints one line per harness: execs,
 # execs/s, coverage (edges), features, corpus size and crashes; exits 1 on any crash.
-# FUZZ_RESULTS=FILE also writes those lines there; FUZZ_ARTIFACTS=DIR keeps crash inputs there
+# FUZZ_RESULTS=FILE also writes those lines there (replacing those of the harnesses run,
+# keeping the others'); FUZZ_ARTIFACTS=DIR keeps crash inputs there
 # (default: a directory under /tmp, named in the output); FUZZ_JOBS (default 2) at once.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,7 +42,15 @@ export bin here work art secs
 echo "fuzz: $secs s per harness, $jobs at once; logs and crash inputs under $work" >&2
 printf '%s\n' $names | xargs -P "$jobs" -I{} bash -c 'one {}' >"$work/summary"
 cat "$work/summary"
-[ -z "${FUZZ_RESULTS:-}" ] || grep '^fuzz_' "$work/summary" >"$FUZZ_RESULTS"
+if [ -n "${FUZZ_RESULTS:-}" ]; then
+	# the lines of the harnesses run now replace theirs; the others' stay (a campaign may
+	# be run a few harnesses at a time)
+	pat=$(printf '%s\n' $names | sed 's/^/^fuzz_/; s/$/ /' | paste -sd'|')
+	{
+		[ -f "$FUZZ_RESULTS" ] && grep -Ev "$pat" "$FUZZ_RESULTS"
+		grep '^fuzz_' "$work/summary"
+	} >"$work/results" && cat "$work/results" >"$FUZZ_RESULTS"
+fi
 if grep -q 'crashes=[1-9]' "$work/summary"; then
 	echo "fuzz: crashes: inputs in $art" >&2
 	exit 1

@@ -4,13 +4,13 @@
 # both ends.
 #  1. --lifetime auto follows the RTT: 20 ms one-way, then 120 ms; the lifetime the sender
 #     chose (its --stats-interval lines) drops by about half the RTT's growth.
-#  2. Plain SCTP and PR-SCTP (lifetime 200 ms) on the same lossy, narrow link (150 kbit/s,
-#     1 % loss, 30 ms, a short queue), kernel SCTP and usrsctp: measured and printed only.
-#     The claim that plain SCTP stalls where PR-SCTP drops expired messages did NOT hold
-#     here (2026-12-02, in the VM): plain SCTP brought nearly every message in time within
-#     the 400 ms playout delay (longest gap 78 ms kernel, 131 ms usrsctp), while the fixed
-#     200 ms lifetime abandoned 66 (kernel) and 34 (usrsctp) of 269 messages. Asserted: both
-#     run and report; PR-SCTP's longest gap stays within the lifetime + its playout margin.
+#  2. A link narrower than the stream (150 kbit/s for 192 kbit/s, 1 % loss, 30 ms, a
+#     router's short queue: 5 packets, 160 ms), kernel SCTP and usrsctp: plain SCTP delivers everything, later
+#     and later: after the playout delay is used up every packet comes after its play-out
+#     time (late) and the stream stalls to its end; PR-SCTP (lifetime 200 ms) abandons what
+#     expired at the sender and what it delivers is on time. (Until 2026-12-02 the player
+#     played a packet that came after its time, as a file writer can: plain SCTP then looked
+#     fine here. It now keeps a sound device's clock: see rtpaudio(1), "late".)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
@@ -98,15 +98,26 @@ ok $? "the stream stays satisfactory across the change"
 
 # 2. a link slower than the stream: SCTP stalls, PR-SCTP drops what expired
 for stack in kernel usrsctp; do
-	link 30 1 150kbit 12
+	link 30 1 150kbit 5
 	stream sctp-$stack "-t sctp -s $stack -d 400" "-t sctp -s $stack"
-	link 30 1 150kbit 12
+	link 30 1 150kbit 5
 	stream prsctp-$stack "-t prsctp -s $stack -d 400" "-t prsctp -s $stack --lifetime 200"
 	gs=$(field sctp-$stack longest_gap_ms) gp=$(field prsctp-$stack longest_gap_ms)
 	fs=$(field sctp-$stack frames_played) fp=$(field prsctp-$stack frames_played)
+	ls=$(field sctp-$stack packets_late) lp=$(field prsctp-$stack packets_late)
+	ds=$(field sctp-$stack packets_lost) dp=$(field prsctp-$stack packets_lost)
 	diag "$stack, 150 kbit/s, 1 % loss: longest gap SCTP $gs ms, PR-SCTP $gp ms;" \
-		"frames played SCTP $fs, PR-SCTP $fp"
-	awk -v p="$gp" 'BEGIN { exit !(p != "" && p <= 400) }'
-	ok $? "$stack: PR-SCTP's longest gap ($gp ms) stays within lifetime + playout delay"
+		"frames played SCTP $fs, PR-SCTP $fp; late SCTP $ls, PR-SCTP $lp;" \
+		"never delivered SCTP $ds, PR-SCTP $dp"
+	awk -v g="$gs" -v l="$ls" 'BEGIN { exit !(g != "" && g >= 3000 && l >= 100) }'
+	ok $? "$stack: plain SCTP stalls: $ls packets after their play-out time, a gap of $gs ms"
+	[ "$(field sctp-$stack satisfactory)" = false ]
+	ok $? "$stack: plain SCTP's stream is not satisfactory"
+	awk -v d="$dp" -v z="$ds" 'BEGIN { exit !(d != "" && d >= 20 && z <= 10) }'
+	ok $? "$stack: PR-SCTP abandoned $dp expired messages (never delivered; plain SCTP $ds)"
+	awk -v p="$gp" -v l="$lp" 'BEGIN { exit !(p != "" && p <= 400 && l <= 10) }'
+	ok $? "$stack: PR-SCTP's longest gap ($gp ms) stays within lifetime + playout delay, $lp late"
+	awk -v s="$fs" -v p="$fp" 'BEGIN { exit !(p >= 2 * s) }'
+	ok $? "$stack: PR-SCTP played $fp frames, at least twice plain SCTP's $fs"
 done
 done_testing

@@ -374,12 +374,25 @@ test_jitter(void **state)
 	/* far outside the window, and too big */
 	assert_int_equal(jitter_put(j, 3000, 0, b, 4, 2000000), 1);
 	assert_int_equal(jitter_put(j, 5, 0, b, JITTER_PKT + 1, 2000000), 1);
-	/* flush releases what is not due yet */
-	assert_int_equal(jitter_put(j, 4, 5 * 1800, b, 4, 2000000), 0);
+	/* flush releases what is not due yet (4 is due at 1 s + 100 ms + 100 ms) */
+	assert_int_equal(jitter_put(j, 4, 5 * 1800, b, 4, 1100000), 0);
 	assert_null(jitter_get(j, 1100000, 0, &next));
 	k = jitter_get(j, 1100000, 1, &next);
 	assert_int_equal(k->seq, 4);
 	jitter_release(j);
+	/* in its turn but after its play-out time (a stalled reliable transport): late, and
+	 * the hole it leaves is not counted lost again; its media time is still announced */
+	assert_int_equal(jitter_put(j, 5, 6 * 1800, b, 4, 1220001), 1);
+	assert_int_equal(j->late, 2);
+	assert_int_equal(j->ts_max, 6 * 1800);
+	assert_int_equal(jitter_put(j, 6, 7 * 1800, b, 4, 1230000), 0);
+	k = jitter_get(j, 1240000, 0, &next);
+	assert_int_equal(k->seq, 6);
+	assert_int_equal(j->lost, 1);
+	jitter_release(j);
+	assert_int_equal(jitter_put(j, 5, 6 * 1800, b, 4, 1240000), 1);
+	assert_int_equal(j->duplicates, 3);
+	assert_int_equal(j->ts_max, 7 * 1800);
 	jitter_free(j);
 	jitter_free(NULL);
 }
