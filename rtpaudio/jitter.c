@@ -127,12 +127,6 @@ jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t
 	return 0;
 }
 
-static uint64_t
-jitter_due(const struct jitter *j, const struct jitter_pkt *s)
-{
-	return jitter_due_ts(j, s->ts);
-}
-
 /* The packet to play now, in sequence order, or NULL with *next_us the time the next one is
  * due (0: the buffer is empty). flush releases everything at once (end of stream). The
  * caller hands the packet back with jitter_release before the next call. */
@@ -150,8 +144,8 @@ jitter_get(struct jitter *j, uint64_t now_us, int flush, uint64_t *next_us)
 		s = &j->slot[seq % JITTER_SLOTS];
 		if (!s->used || s->seq != seq)
 			continue;
-		if (!flush && jitter_due(j, s) > now_us) {
-			*next_us = jitter_due(j, s);
+		if (!flush && jitter_due_ts(j, s->ts) > now_us) {
+			*next_us = jitter_due_ts(j, s->ts);
 			return NULL;
 		}
 		/* the hole before it will not be filled in time */

@@ -287,13 +287,23 @@ play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_f
 	p->run = 0;
 }
 
+/* A timestamp's frame index from the first frame: in frame durations, rounded (the sender's
+ * 90 kHz clock is exact only on average); -1 before the first. */
+static int64_t
+play_frame_index(const struct play *p, uint32_t ts, int rate, int samples)
+{
+	int64_t dt = rtp_ts_diff(ts, p->fts0), unit = (int64_t)samples * RTP_CLOCK_MPA;
+
+	return dt >= 0 ? (2 * dt * rate + unit) / (2 * unit) : -1;
+}
+
 /* A frame from the depacketizer, in sequence order: place it on the media timeline by its
  * timestamp, conceal what is missing before it. */
 static void
 play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
 {
 	struct mp3_frame f;
-	int64_t n, dt, unit;
+	int64_t n;
 
 	if (mp3_frame_parse(frame, len, &f) != (int)len)
 		return;
@@ -318,11 +328,7 @@ play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int 
 		p->fts0 = ts;
 		p->next_n = 0;
 	}
-	/* frame index: the timestamp in frame durations, rounded (the sender's 90 kHz clock is
-	 * exact only on average) */
-	dt = rtp_ts_diff(ts, p->fts0);
-	unit = (int64_t)f.samples * RTP_CLOCK_MPA;
-	n = dt >= 0 ? (2 * dt * f.rate + unit) / (2 * unit) : -1;
+	n = play_frame_index(p, ts, f.rate, f.samples);
 	if (n < p->next_n) {
 		p->frames_stale++;
 		return;
@@ -387,25 +393,24 @@ static void play_schedule(struct play *p);
 static void
 play_tail(struct play *p)
 {
-	int64_t n, dt, unit, frame_us, wall;
+	int64_t n, dt, frame_us, wall;
 	uint64_t t0;
 
 	if (!p->have_first || p->samples <= 0 || p->rate <= 0)
 		return;
-	unit = (int64_t)p->samples * RTP_CLOCK_MPA;
 	if (p->format == FMT_FEC) {
 		if (!p->fec_have_end || !p->fec_have_t0)
 			return;
 		/* the group's end: the frames before it */
 		dt = rtp_ts_diff((uint32_t)((uint64_t)p->fec_end * 9 / 100), p->fts0);
-		n = dt >= 0 ? dt * p->rate / unit : -1;
+		n = dt >= 0 ? dt * p->rate / ((int64_t)p->samples * RTP_CLOCK_MPA) : -1;
 		t0 = p->fec_t0_us;
 	} else {
 		if (p->jb == NULL || !p->jb->have_ts_max)
 			return;
 		/* the last packet's first frame */
-		dt = rtp_ts_diff(p->jb->ts_max, p->fts0);
-		n = dt >= 0 ? (2 * dt * p->rate + unit) / (2 * unit) + 1 : -1;
+		n = play_frame_index(p, p->jb->ts_max, p->rate, p->samples);
+		n = n >= 0 ? n + 1 : -1;
 		t0 = p->jb->t0_us;
 	}
 	frame_us = (int64_t)p->samples * 1000000 / p->rate;
