@@ -34,6 +34,16 @@ rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen)
 		tp_seterr(err, errlen, "unknown stack '%s' (kernel, usrsctp)", n->stack);
 		return -1;
 	}
+	if ((n->rto_min_ms || n->rto_max_ms) && strcmp(n->transport, "sctp") &&
+	    strcmp(n->transport, "prsctp")) {
+		tp_seterr(err, errlen, "--rto-min and --rto-max need sctp or prsctp");
+		return -1;
+	}
+	if (n->rto_min_ms && n->rto_max_ms && n->rto_max_ms < n->rto_min_ms) {
+		tp_seterr(err, errlen, "--rto-max %u is below --rto-min %u", n->rto_max_ms,
+		    n->rto_min_ms);
+		return -1;
+	}
 	return 0;
 }
 
@@ -55,6 +65,8 @@ rtpaudio_tp_opts(const struct rtpaudio_net *n, struct tp_opts *o)
 	o->udp_port = n->udp_port;
 	o->udp_remote_port = n->udp_remote_port;
 	o->sndbuf = n->sndbuf;
+	o->rto_min_ms = n->rto_min_ms;
+	o->rto_max_ms = n->rto_max_ms;
 }
 
 static int

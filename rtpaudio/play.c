@@ -577,6 +577,8 @@ play_stats_tick(struct ev_loop *loop, void *arg)
 	ev_timer_start(loop, &p->stats_t, p->stats_ms * 1000ull, play_stats_tick, p);
 }
 
+static void play_udp(struct ev_loop *loop, int fd, unsigned events, void *arg);
+
 /* An RTCP packet from the sender: SRs (for LSR/DLSR) and the BYE that ends a UDP stream. */
 static void
 play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
@@ -589,8 +591,13 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 		p->sr_received++;
 		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
 	}
-	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->format == FMT_FEC))
+	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
+		/* The BYE comes on its own socket: after a stall, one wakeup may hand it over
+		 * before the media socket's last packets, which were sent before it. */
+		if (p->fd != -1)
+			play_udp(p->loop, p->fd, 0, p);
 		play_end(p);
+	}
 }
 
 static void

@@ -31,13 +31,17 @@ struct send {
 	/* --lifetime auto (doc/rtpaudio.1): from the SCTP status's SRTT, the player's playout
 	 * delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
 	int lifetime_auto;
-	uint32_t playout_ms, srtt_ms, srtt_min_ms, rtcp_ms, stats_ms;
+	uint32_t playout_ms, srtt_ms, srtt_min_ms, rto_ms, rtcp_ms, stats_ms;
 	int64_t rr_rtt_min_us;  /* the smallest RTT the reports gave; -1: none yet */
 	/* the latest receiver report */
 	uint64_t rr_count;
 	int peer_rtcp;              /* an RTCP packet came from the player */
 	int64_t rr_rtt_us;     /* -1: none yet */
 	double rr_jitter_ms, rr_fraction;
+	/* the jitter a receiver would report over a network without any: the RFC 3550 figure
+	 * of the packets' timestamps against their send times (interleaving, FEC's spread
+	 * groups, pacing); --lifetime auto takes only the reported jitter beyond it */
+	struct rtcp_rx self_rx;
 	int32_t rr_cum_lost;
 	uint8_t rbuf[2048];
 	size_t rlen;
@@ -96,9 +100,13 @@ send_usage(FILE *fp)
 "  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
 "      --lifetime auto  prsctp: the playout delay less half the growth of the RTT (RTCP's,\n"
 "                       the SCTP SRTT's until a report) over its smallest value and twice\n"
-"                       the reported jitter, within\n"
-"                       [10, playout delay] ms, re-evaluated at each receiver report\n"
+"                       the reported jitter (beyond what the stream's own timing, e.g.\n"
+"                       interleaving, makes), within [10, playout delay] ms, re-evaluated\n"
+"                       at each receiver report\n"
 "      --playout-delay MS  the player's, until its RTCP says (default 200)\n"
+"      --rto-min MS, --rto-max MS  sctp, prsctp: the association's retransmission\n"
+"                       timeout bounds (default the stack's, 1000 and 60000 on Linux); a\n"
+"                       timeout longer than the playout delay only brings audio too late\n"
 "      --rtcp-interval MS  sender reports every MS (default 1000)\n"
 "      --stats-interval MS  progress and RTCP figures on standard error every MS\n"
 "  -m, --mtu BYTES      largest RTP packet, header included (default 1400)\n"
@@ -365,6 +373,7 @@ send_packet(struct send *s, const uint8_t *payload, size_t plen, uint32_t ts)
 	memcpy(p->data + RTP_HDR, payload, plen);
 	p->len = RTP_HDR + plen;
 	p->t_us = ev_clock_us();
+	rtcp_rx_packet(&s->self_rx, h.seq, ts, p->t_us);
 	s->qlen++;
 	return send_flush(s);
 }
@@ -387,6 +396,9 @@ send_raw_packet(struct send *s, const uint8_t *data, size_t len)
 	memcpy(p->data, data, len);
 	p->len = len;
 	p->t_us = ev_clock_us();
+	/* every packet of a group carries the media time of its end (send_fec_group) */
+	rtcp_rx_packet(&s->self_rx, (uint16_t)s->packets, (uint32_t)(s->fec_g0_us + s->fec_dur_us),
+	    p->t_us);
 	s->qlen++;
 	return send_flush(s);
 }
@@ -468,16 +480,20 @@ send_rtcp_tick(struct ev_loop *loop, void *arg)
  * playout delay D (the player counts from its first packet); a retransmission sent at
  * t + L arrives at t + L + one-way delay now. So L may be D less the growth of the one-way
  * delay since then (half the SRTT's growth over its smallest value: queues, a longer
- * path), less a margin of twice the interarrival jitter. Later than that a retransmission
- * only takes bandwidth from audio that is still on time. */
+ * path), less a margin of twice the interarrival jitter that the network adds (what the
+ * player reports less what the send times alone give: an interleaved stream's timestamps
+ * jump back and forth by hundreds of ms, which is no network jitter). Later than that a
+ * retransmission only takes bandwidth from audio that is still on time. */
 static void
 send_lifetime_eval(struct send *s)
 {
 	struct tp_status st;
 	int64_t l, growth;
+	double jitter;
 
 	if (s->c != NULL && tp_status(s->c, &st) == TP_OK && st.srtt_ms > 0) {
 		s->srtt_ms = st.srtt_ms;
+		s->rto_ms = st.rto_ms;
 		if (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms)
 			s->srtt_min_ms = st.srtt_ms;
 	}
@@ -490,7 +506,10 @@ send_lifetime_eval(struct send *s)
 		growth = (s->rr_rtt_us - s->rr_rtt_min_us) / 1000;
 	else
 		growth = (int64_t)(s->srtt_ms - s->srtt_min_ms);
-	l = (int64_t)s->playout_ms - growth / 2 - (int64_t)(2 * s->rr_jitter_ms);
+	jitter = s->rr_jitter_ms - rtcp_rx_jitter_ms(&s->self_rx);
+	if (jitter < 0)
+		jitter = 0;
+	l = (int64_t)s->playout_ms - growth / 2 - (int64_t)(2 * jitter);
 	if (l > (int64_t)s->playout_ms)
 		l = s->playout_ms;
 	if (l < 10)
@@ -502,15 +521,16 @@ static void
 send_stats_line(struct send *s, const char *what)
 {
 	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
-	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
-	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f cpu_s=%.3f "
-	    "late_max_ms=%.1f late_sends=%llu\n", what,
+	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u rto_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
+	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f self_jitter_ms=%.2f "
+	    "cpu_s=%.3f late_max_ms=%.1f late_sends=%llu\n", what,
 	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
 	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
 	    strcmp(s->net.transport, "prsctp") == 0 ? s->lifetime_ms : 0, s->srtt_ms,
-	    s->srtt_min_ms, s->playout_ms,
+	    s->srtt_min_ms, s->rto_ms, s->playout_ms,
 	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
 	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
+	    rtcp_rx_jitter_ms(&s->self_rx),
 	    rtpaudio_cpu_s(), (double)s->late_max_us / 1000.0, (unsigned long long)s->late_sends);
 }
 
@@ -753,6 +773,8 @@ send_main(int argc, char **argv)
 		{ "streams", required_argument, NULL, 'N' },
 		{ "rtcp-interval", required_argument, NULL, 'R' },
 		{ "stats-interval", required_argument, NULL, 'P' },
+		{ "rto-min", required_argument, NULL, 'r' },
+		{ "rto-max", required_argument, NULL, 'x' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -782,6 +804,10 @@ send_main(int argc, char **argv)
 				s.lifetime_auto = 1;
 			else
 				s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000);
+			break;
+		case 'r': s.net.rto_min_ms = (uint32_t)rtpaudio_num(optarg, "RTO min", 1, 60000);
+			break;
+		case 'x': s.net.rto_max_ms = (uint32_t)rtpaudio_num(optarg, "RTO max", 1, 600000);
 			break;
 		case 'N': s.streams = (int)rtpaudio_num(optarg, "streams", 1, 100000); break;
 		case 'd': s.playout_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 1, 60000);
@@ -866,6 +892,7 @@ send_main(int argc, char **argv)
 		s.ts = s.ssrc * 2654435761u; /* RFC 3550: random initial values */
 		s.ts0 = s.ts;
 	}
+	rtcp_rx_init(&s.self_rx, s.format == FMT_FEC ? 1000000 : RTP_CLOCK_MPA);
 	if (send_load(&s, argv + optind, argc - optind - 1) == -1)
 		goto bad;
 	if ((s.q = calloc(SEND_QUEUE, sizeof(*s.q))) == NULL ||

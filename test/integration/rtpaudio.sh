@@ -100,6 +100,17 @@ exact usctp
 rtcp usctp
 stream uprsctp "-t prsctp -s usrsctp" "--lifetime 300"
 exact uprsctp
+# --lifetime auto on an interleaved RFC 3119 stream: its timestamps jump back and forth, so
+# the player reports a large jitter where the loopback has none; the sender takes only the
+# jitter beyond its own send times' (self_jitter_ms), and keeps the lifetime at the playout
+# delay.
+stream uauto "-t prsctp -s usrsctp -f 3119" "--interleave 8 --lifetime auto"
+st=$(grep -E 'rtpaudio send: (stats|end) .* rr=[1-9]' "$tmp/uauto.serr")
+[ -n "$st" ] && echo "$st" | awk -v d="$delay" '{ for (i = 1; i <= NF; i++) { split($i, kv, "=")
+	if (kv[1] == "lifetime_ms" && kv[2] + 20 < d) bad = 1
+	if (kv[1] == "rr_jitter_ms" && kv[2] + 0 > j) j = kv[2] + 0 } }
+	END { exit !(!bad && j >= 30) }' && grep -q '"satisfactory":true' "$tmp/uauto.json"
+ok $? "uauto: interleaved 3119, --lifetime auto: the reported jitter is the interleaving's, the lifetime stays within 20 ms of the playout delay $delay: $(echo "$st" | grep -o 'lifetime_ms=[0-9]*\|rr_jitter_ms=[0-9.]*\|self_jitter_ms=[0-9.]*' | paste -sd' ')"
 # Small MTU: frames (626/627 bytes) in fragments of at most 300-byte packets.
 stream frag "-t udp" "--mtu 300"
 exact frag
@@ -135,6 +146,28 @@ ok $? "--driver wav -o: libout123 wrote the played audio ($cmp)"
 rc=$?
 [ $rc = 0 ] || { [ $rc = 1 ] && grep -q 'no sound device on this machine' "$tmp/dev.err"; }
 ok $? "--driver default: plays, or says there is no sound device (exit $rc)"
+
+# The BYE read before the stream's last packet (two sockets, one wakeup after a stall): the
+# player takes what the media socket holds before it ends (a relay holds the last packet
+# back, stops the player, queues the BYE first).
+port=$((port + 2))
+"$R" play --idle 3000 --playout-delay 1000 --json -o "$tmp/bye.wav" 127.0.0.1:$port \
+	>"$tmp/bye.json" 2>"$tmp/bye.err" &
+pp=$!
+pids="$pids $pp"
+python3 "$here/rtpaudio-byerelay.py" $((port + 10)) $port $pp >"$tmp/relay.out" 2>&1 &
+rp=$!
+pids="$pids $rp"
+for i in $(seq 50); do grep -q listening "$tmp/relay.out" && break; sleep 0.1; done
+sleep 0.2
+"$R" send "$tmp/a.mp3" 127.0.0.1:$((port + 10)) 2>/dev/null
+wait $pp
+prc=$?
+wait $rp
+n=$(tail -n1 "$tmp/relay.out")
+[ $prc = 0 ] && [ -n "$n" ] && grep -q "\"packets_received\":$n,\"packets_lost\":0" "$tmp/bye.json" &&
+	grep -q '"frames_played":116,"frames_concealed":0' "$tmp/bye.json"
+ok $? "a BYE queued before the last packet: all $n packets played: $(cat "$tmp/bye.json")"
 
 "$R" --help | grep -q 'rtpaudio play' && "$R" send --help | grep -q -- '--lifetime' &&
 	"$R" play --help | grep -q -- '--playout-delay'
