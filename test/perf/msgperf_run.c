@@ -11,6 +11,10 @@
 #include "msgperf.h"
 
 #define MP_BATCH 64 /* messages per turn and direction, so neither direction starves the other */
+/* Setting up may take long on a lossy link: SCTP's handshake waits out its initial RTO (3 s,
+ * doubling) for each lost INIT or COOKIE ECHO; at 10 % loss both ways two of them lost (one
+ * setup in 30 or so) already take 9 s. */
+#define MP_CONNECT_MS 60000
 
 /* One side of a measurement: a connection that sends and receives messages of one size. */
 struct mp_io {
@@ -439,7 +443,7 @@ mp_send_hello(struct mp_cli *cl, const struct mp_cfg *cfg, enum mp_test test, si
 {
 	unsigned char h[MP_HELLO_LEN];
 	struct tp_msginfo mi = { 0 };
-	uint64_t end = ev_clock_us() + 10000000;
+	uint64_t end = ev_clock_us() + MP_CONNECT_MS * 1000ull;
 	size_t off = 0;
 
 	memcpy(h, "MSGPERF1", 8);
@@ -487,7 +491,7 @@ mp_client(const struct mp_cfg *cfg, const char *type, const char *addr, size_t s
 		goto out;
 	if ((c = tp_connect(type, addr, &cfg->opts, r->err, sizeof(r->err))) == NULL)
 		goto out;
-	if (tp_connect_wait(c, 10000) != TP_OK) {
+	if (tp_connect_wait(c, MP_CONNECT_MS) != TP_OK) {
 		tp_seterr(r->err, sizeof(r->err), "%s connect to %s: %s", type, addr, c->err);
 		goto out;
 	}
