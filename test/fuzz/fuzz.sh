@@ -29,7 +29,7 @@ out=$(FUZZ_SECONDS=${FUZZ_SECONDS:-4} "$here/run.sh" 2>&1)
 rc=$?
 for n in $names; do
 	line=$(printf '%s\n' "$out" | grep "^fuzz_$n ")
-	printf '%s\n' "$line" | grep -q 'crashes=0$' && ! printf '%s\n' "$line" | grep -q 'execs=0 '
+	printf '%s\n' "$line" | grep -Eq ' crashes=0( |$)' && ! printf '%s\n' "$line" | grep -q 'execs=0 '
 	ok $? "fuzz_$n: ${line#fuzz_$n }"
 done
 [ $rc -eq 0 ] || printf '%s\n' "$out" | grep -v '^fuzz_' | sed 's/^/# /'

@@ -1,8 +1,9 @@
 #!/bin/bash
-# test/fuzz/run.sh: run the libFuzzer harnesses, two at a time, FUZZ_SECONDS each (default 60),
+# test/fuzz/run.sh: run the libFuzzer harnesses, FUZZ_JOBS at a time, FUZZ_SECONDS each (default 60),
 # from the seed corpora (new inputs go to a scratch copy, not to the checked-in corpus).
 # Usage: test/fuzz/run.sh [HARNESS...] (default all). Prints one line per harness: execs,
-# execs/s, coverage (edges), features, corpus size and crashes; exits 1 on any crash.
+# execs/s, coverage (edges), features, corpus size, crashes and how many ran at once (jobs);
+# exits 1 on any crash.
 # FUZZ_RESULTS=FILE also writes those lines there (replacing those of the harnesses run,
 # keeping the others'); FUZZ_ARTIFACTS=DIR keeps crash inputs there
 # (default: a directory under /tmp, named in the output); FUZZ_JOBS (default 2) at once.
@@ -32,13 +33,13 @@ one() { # one NAME: a campaign; its summary line on stdout
 	crashes=$(find "$art" -name "$n-*" | wc -l)
 	[ $rc -ne 0 ] && [ "$crashes" -eq 0 ] && crashes=1 # died without an artifact
 	echo "fuzz_$n seconds=$secs execs=${execs:-0} execs_per_s=${eps:-0} cov=${cov:-0}" \
-	    "ft=${ft:-0} corpus=${corp:-0} crashes=$crashes"
+	    "ft=${ft:-0} corpus=${corp:-0} crashes=$crashes jobs=$jobs"
 	if [ "$crashes" -ne 0 ]; then
 		grep -E 'ERROR|SUMMARY|check failed|#[0-9] ' "$log" | head -n 20 | sed 's/^/#   /'
 	fi
 }
 export -f one
-export bin here work art secs
+export bin here work art secs jobs
 echo "fuzz: $secs s per harness, $jobs at once; logs and crash inputs under $work" >&2
 printf '%s\n' $names | xargs -P "$jobs" -I{} bash -c 'one {}' >"$work/summary"
 cat "$work/summary"
