@@ -57,11 +57,12 @@ exp_where() {
 }
 
 # exp_server HOST PORT MSGPERF-SERVER-ARGS...: a msgperf server in HOST (lab_bg), listening on
-# PORT (given in the args' address) before this returns; its pid in $LAB_PID.
+# PORT (given in the args' address) before this returns; its pid in $LAB_PID. EXP_PIN=CPUS:
+# the server runs on those CPUs only (taskset).
 exp_server() {
 	local host=$1 port=$2 i
 	shift 2
-	lab_bg "$host" "$MSGPERF" server "$@"
+	lab_bg "$host" ${EXP_PIN:+taskset -c "$EXP_PIN"} "$MSGPERF" server "$@"
 	for i in $(seq 50); do
 		[ -n "$("lab_$host" ss -Hln -t -S "sport = :$port" 2>/dev/null)" ] && return 0
 		kill -0 "$LAB_PID" 2>/dev/null || return 1
