@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/demo-apps-vm.sh: inside the VM (test/vm/run), two hosts in network namespaces joined
 # by a veth pair, delay (and loss) by netem: HTTP over TCP vs SCTP with 1, 10 and 100 streams,
-# then MP3 over RTP on a lossy path with UDP, SCTP (unordered) and PR-SCTP.
+# then MP3 over RTP on a lossy path with UDP, SCTP (unordered) and PR-SCTP (a fixed 200 ms
+# lifetime, and the lifetime from the playout delay with the RTO bounded to it).
 set -eu
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d /tmp/demo-apps.XXXXXX)
@@ -86,3 +87,4 @@ audio() { # audio LABEL TRANSPORT-ARGS [SEND-ARGS]
 audio "UDP" "-t udp"
 audio "SCTP, unordered" "-t sctp"
 audio "PR-SCTP, lifetime 200 ms" "-t prsctp" "--lifetime 200"
+audio "PR-SCTP, lifetime auto, RTO 200..1000 ms" "-t prsctp" "--lifetime auto --rto-min 200 --rto-max 1000"
