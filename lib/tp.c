@@ -58,6 +58,22 @@ tp_opts_init(struct tp_opts *o)
 	o->frame_hdr = 4;
 }
 
+/* The initial RTO to ask for: the option's; without one, 0 (the stack's, RFC 4960's 3 s)
+ * unless the bounds given exclude 3 s, then the bound nearest it. Linux would keep a 3 s
+ * initial RTO above an RTO max of 400 ms (a lost INIT or COOKIE ECHO waits 3 s), usrsctp
+ * refuses the bounds (it wants min <= initial <= max). */
+uint32_t
+tp_rto_initial_ms(const struct tp_opts *o)
+{
+	if (o->rto_initial_ms)
+		return o->rto_initial_ms;
+	if (o->rto_max_ms && o->rto_max_ms < TP_RTO_INITIAL_MS)
+		return o->rto_max_ms;
+	if (o->rto_min_ms > TP_RTO_INITIAL_MS)
+		return o->rto_min_ms;
+	return 0;
+}
+
 static int
 tp_family(const struct tp_type *t)
 {

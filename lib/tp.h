@@ -147,6 +147,8 @@ struct tp_listener {
 const struct tp_type *tp_type_find(const char *name);
 const struct tp_type *const *tp_types(void);
 void tp_opts_init(struct tp_opts *o);
+#define TP_RTO_INITIAL_MS 3000 /* RFC 4960's, both stacks' default */
+uint32_t tp_rto_initial_ms(const struct tp_opts *o);
 struct tp_listener *tp_listen(const char *type, const char *addr, const struct tp_opts *o,
     char *err, size_t errlen);
 int tp_accept(struct tp_listener *l, struct tp_conn **out);

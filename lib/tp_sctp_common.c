@@ -145,12 +145,12 @@ tp_sctp_sockopts(int fd, const struct tp_opts *o, char *err, size_t errlen)
 	if (o->rto_min_ms || o->rto_initial_ms || o->rto_max_ms) {
 		memset(&rto, 0, sizeof(rto)); /* 0 keeps the stack's value */
 		rto.srto_assoc_id = SCTP_FUTURE_ASSOC;
-		rto.srto_initial = o->rto_initial_ms;
+		rto.srto_initial = tp_rto_initial_ms(o);
 		rto.srto_min = o->rto_min_ms;
 		rto.srto_max = o->rto_max_ms;
 		if (setsockopt(fd, IPPROTO_SCTP, SCTP_RTOINFO, &rto, sizeof(rto)) == -1) {
 			tp_seterr(err, errlen, "SCTP_RTOINFO (min %u, initial %u, max %u ms): %s",
-			    o->rto_min_ms, o->rto_initial_ms, o->rto_max_ms, strerror(errno));
+			    o->rto_min_ms, rto.srto_initial, o->rto_max_ms, strerror(errno));
 			return TP_ERROR;
 		}
 	}

@@ -199,17 +199,8 @@ tp_usrsctp_sockopts(struct socket *so, int family, const struct tp_opts *o, char
 		memset(&rto, 0, sizeof(rto)); /* 0 keeps the stack's value */
 		rto.srto_assoc_id = SCTP_FUTURE_ASSOC;
 		rto.srto_min = o->rto_min_ms;
-		rto.srto_initial = o->rto_initial_ms;
+		rto.srto_initial = tp_rto_initial_ms(o); /* usrsctp: min <= initial <= max */
 		rto.srto_max = o->rto_max_ms;
-		/* usrsctp wants min <= initial <= max (Linux does not): without an initial RTO
-		 * given, RFC 4960's 3 s within the bounds that were */
-		if (rto.srto_initial == 0) {
-			rto.srto_initial = 3000;
-			if (rto.srto_max && rto.srto_initial > rto.srto_max)
-				rto.srto_initial = rto.srto_max;
-			if (rto.srto_initial < rto.srto_min)
-				rto.srto_initial = rto.srto_min;
-		}
 		if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_RTOINFO, &rto, sizeof(rto),
 		    "SCTP_RTOINFO", err, errlen) == -1)
 			return -1;

@@ -568,6 +568,25 @@ test_bad_input(void **state)
 	assert_true(strlen(err) > 0);
 }
 
+/* The initial RTO asked for: the given one, else the stack's (0) within the bounds given. */
+static void
+test_rto_initial(void **state)
+{
+	struct tp_opts o;
+
+	(void)state;
+	tp_opts_init(&o);
+	assert_int_equal(tp_rto_initial_ms(&o), 0);
+	o.rto_min_ms = 200;
+	assert_int_equal(tp_rto_initial_ms(&o), 0);
+	o.rto_max_ms = 400;
+	assert_int_equal(tp_rto_initial_ms(&o), 400);
+	o.rto_min_ms = 5000, o.rto_max_ms = 0;
+	assert_int_equal(tp_rto_initial_ms(&o), 5000);
+	o.rto_initial_ms = 700;
+	assert_int_equal(tp_rto_initial_ms(&o), 700);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -583,6 +602,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_in_use, setup, teardown),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_rto_initial),
 	};
 	char err[TP_ERRLEN], group[64];
 
