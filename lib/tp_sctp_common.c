@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ev.h"
@@ -795,6 +796,19 @@ tp_sctp_sstatus(int fd, sctp_assoc_t id, struct sctp_status *st)
 	return getsockopt(fd, IPPROTO_SCTP, SCTP_STATUS, st, &len);
 }
 
+/* Linux reports spinfo_srtt in jiffies (the raw transport->srtt; spinfo_rto is converted to
+ * ms): one jiffy is the coarse clocks' resolution (4 ms at HZ 250, Debian's). Without it, 1. */
+static uint32_t
+tp_sctp_jiffies_ms(uint32_t j)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == -1 || res.tv_sec != 0 ||
+	    res.tv_nsec <= 0)
+		return j;
+	return (uint32_t)(((uint64_t)j * (uint64_t)res.tv_nsec + 500000) / 1000000);
+}
+
 int
 tp_sctp_get_status(int fd, sctp_assoc_t id, struct tp_status *st, char *err, size_t errlen)
 {
@@ -807,7 +821,7 @@ tp_sctp_get_status(int fd, sctp_assoc_t id, struct tp_status *st, char *err, siz
 		return tp_sock_errno(err, errlen, "SCTP_STATUS");
 	st->streams_in = s.sstat_instrms;
 	st->streams_out = s.sstat_outstrms;
-	st->srtt_ms = s.sstat_primary.spinfo_srtt;
+	st->srtt_ms = tp_sctp_jiffies_ms(s.sstat_primary.spinfo_srtt);
 	st->rto_ms = s.sstat_primary.spinfo_rto;
 	st->cwnd = s.sstat_primary.spinfo_cwnd;
 	st->unacked = s.sstat_unackdata;

@@ -491,17 +491,18 @@ send_lifetime_eval(struct send *s)
 	int64_t l, growth;
 	double jitter;
 
-	if (s->c != NULL && tp_status(s->c, &st) == TP_OK && st.srtt_ms > 0) {
-		s->srtt_ms = st.srtt_ms;
+	if (s->c != NULL && tp_status(s->c, &st) == TP_OK) {
 		s->rto_ms = st.rto_ms;
-		if (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms)
-			s->srtt_min_ms = st.srtt_ms;
+		if (st.srtt_ms > 0) {
+			s->srtt_ms = st.srtt_ms;
+			if (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms)
+				s->srtt_min_ms = st.srtt_ms;
+		}
 	}
 	if (!s->lifetime_auto)
 		return;
-	/* the RTT's growth: from the receiver reports once there are some (end to end, and the
-	 * kernel's SCTP_STATUS SRTT was seen to lag far behind a path's change), else from the
-	 * SCTP SRTT */
+	/* the RTT's growth: from the receiver reports once there are some (end to end, and
+	 * free of the SRTT's smoothing and delayed SACKs), else from the SCTP SRTT */
 	if (s->rr_rtt_us >= 0)
 		growth = (s->rr_rtt_us - s->rr_rtt_min_us) / 1000;
 	else

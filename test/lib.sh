@@ -88,12 +88,35 @@ scratch_cleanup() {
 		kill "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
-	rm -rf "$tmp"
+	if [ -n "${KEEP_SCRATCH:-}" ]; then
+		echo "# scratch kept: $tmp" >&2
+	else
+		rm -rf "$tmp"
+	fi
 }
 
 # kernel_netem CMD...: like kernel_sctp, for what needs kernel SCTP and netem, veth, nftables
 # (test/lab): natively where the host has them all, else inside the VM (test/vm/run).
 kernel_netem() { vm_or_native --netem "$@"; }
+
+# wait_bound [-n NETNS] PORT...: wait (10 s at most) until one of these ports is bound, for
+# TCP or UDP, on this host (or in NETNS), so that a sender started next finds its receiver (a
+# fixed pause lost a stream's first packet on a loaded machine); without ss, a fixed pause.
+# Fails if none was bound in time.
+wait_bound() {
+	local i p f="" x=""
+	[ "$1" = -n ] && { x="ip netns exec $2"; shift 2; }
+	for p in "$@"; do f="$f${f:+ or }sport = :$p"; done
+	if ! $x ss -HtuSan >/dev/null 2>&1; then
+		sleep 0.5
+		return 0
+	fi
+	for i in $(seq 1 100); do
+		$x ss -HtuSan "( $f )" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 # need FILE|COMMAND...: each must be an executable file (a path) or a command on PATH, else one
 # failing result and the end of the script (a missing prerequisite fails, it never skips)

@@ -24,7 +24,7 @@ stream() {
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
-	sleep 0.4
+	wait_bound $port
 	"$R" send $sa "$tmp/$file.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
 	ok $? "$name: send exits 0"
 	wait $pp
@@ -64,13 +64,17 @@ u3=$(field l3119 frames_undecodable)
 [ "$(field l2250 packets_lost)" = "$(field l3119 packets_lost)" ] && [ "$c3" -lt "$c2" ] &&
 	[ "$u3" = 0 ] && [ $(( $(field l3119 frames_played) + c3 )) = 116 ]
 ok $? "same loss: 3119 conceals $c3 frames (0 undecodable), 2250 $c2"
-cmp=$("$R" compare --min-corr 0.8 --count-tolerance 0 "$tmp/a.ref.wav" "$tmp/l3119.wav")
+# (the loss is regular and the stream starts at the file's first frame: offset 0 imposed, as
+# for the interleaved stream below; an offset search once picked 84 samples, corr -0.02)
+cmp=$("$R" compare --max-offset 0 --min-corr 0.8 --count-tolerance 0 "$tmp/a.ref.wav" "$tmp/l3119.wav")
 ok $? "lossy 3119: aligned and close ($cmp)"
 # Interleaved, the same packets lost: as many frames, but spread (no two in a row). compare's
 # offset search is fooled by the regular concealment pattern: offset 0 is imposed.
 stream lil a "-f 3119" "-f 3119 --interleave 8 --drop-every 7"
 ci=$(field lil frames_concealed); g3=$(field l3119 longest_gap_ms); gi=$(field lil longest_gap_ms)
-[ "$ci" -le "$c3" ] && [ "$(field lil frames_undecodable)" = 0 ] &&
+# (a sender running late packs one more ADU into a packet now and then: 50 packets instead
+# of 51 were seen on a loaded machine, 17 frames concealed; hence c3 + 2)
+[ "$ci" -le $((c3 + 2)) ] && [ "$(field lil frames_undecodable)" = 0 ] &&
 	awk -v a="$gi" -v b="$g3" 'BEGIN { exit !(a < b) }'
 ok $? "same loss, interleaved: $ci frames concealed, longest gap $gi ms (not interleaved: $g3)"
 cmp=$("$R" compare --max-offset 0 --min-corr 0.8 --count-tolerance 0 "$tmp/a.ref.wav" "$tmp/lil.wav")

@@ -28,7 +28,7 @@ stream() {
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
-	sleep 0.4
+	wait_bound $port ${u:-}
 	"$R" send -f fec $sa "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
 	ok $? "$name: send exits 0"
 	wait $pp

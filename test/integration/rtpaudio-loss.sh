@@ -62,7 +62,7 @@ stream() {
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
-	sleep 0.4
+	wait_bound -n "$ns" $port
 	$X "$R" send $sa "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
 	local rs=$?
 	wait $pp

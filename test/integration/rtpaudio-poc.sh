@@ -36,7 +36,7 @@ poc_to_play() {
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
-	sleep 0.3
+	wait_bound $port
 	timeout 20 "$dir/poc-$f" -q -s 127.0.0.1 -p $port "$tmp/a.mp3" >/dev/null 2>"$tmp/$name.serr"
 	ok $? "$name: poc-$f exits 0"
 	wait $pp
@@ -81,7 +81,7 @@ send_to_pob() {
 		2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
-	sleep 0.3
+	wait_bound $port
 	"$R" send -f "$f" "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
 	ok $? "$name: rtpaudio send -f $f exits 0"
 	# pob-* never end by themselves on UDP: they play out the buffer, then wait

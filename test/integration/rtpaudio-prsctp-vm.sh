@@ -13,6 +13,7 @@
 #     fine here. It now keeps a sound device's clock: see rtpaudio(1), "late".)
 #  3. --rto-min 200 --rto-max 400 (kernel SCTP and usrsctp, 3 % loss): the association's RTO
 #     that the sender's stats lines report stays within them (the stacks' default min is 1 s).
+#     The SRTT reported is in ms (Linux gives jiffies; tp converts).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
@@ -58,7 +59,7 @@ stream() {
 		>"$tmp/$name.json" 2>"$tmp/$name.perr" &
 	local pp=$!
 	pids="$pids $pp"
-	sleep 0.5
+	wait_bound -n $P $port 9899
 	ip netns exec $S "$R" send $sa --stats-interval 500 "$tmp/a.mp3" 10.77.0.2:$port \
 		2>"$tmp/$name.serr" &
 	local sp=$!
@@ -134,6 +135,12 @@ for stack in kernel usrsctp; do
 		sort -n | awk 'NR == 1 { lo = $1 } { hi = $1; n++ } END { if (n) print lo, hi, n }')
 	set -- $r
 	awk -v lo="${1:-0}" -v hi="${2:-0}" -v n="${3:-0}" 'BEGIN { exit !(n >= 10 && lo >= 200 && hi <= 400) }'
-	ok $? "$stack: --rto-min 200 --rto-max 400: the association's RTO within [${1:-?}, ${2:-?}] ms over ${3:-0} stats lines"
+	ok $? "$stack: --rto-min 200 --rto-max 400: the association's RTO within [${1:-?}, ${2:-?}] ms over ${3:-0} stats lines" ||
+		grep -m3 'rtpaudio send: stats ' "$tmp/rto-$stack.serr" | sed 's/^/# /'
+	# the SRTT in ms (Linux gives jiffies: 15 for this path's 60 ms at HZ 250): at least the
+	# path's RTT, at most that and a delayed SACK (200 ms)
+	sr=$(smed rto-$stack srtt_ms 3 14)
+	awk -v s="$sr" 'BEGIN { exit !(s >= 50 && s <= 260) }'
+	ok $? "$stack: the SCTP SRTT is $sr ms on a path of 60 ms RTT"
 done
 done_testing

@@ -42,7 +42,7 @@ stream() {
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
-	sleep 0.5
+	wait_bound $port ${u:-}
 	"$R" send $targs $sargs --stats-interval 1000 "$tmp/a.mp3" 127.0.0.1:$port \
 		2>"$tmp/$name.serr"
 	ok $? "$name: send exits 0"
