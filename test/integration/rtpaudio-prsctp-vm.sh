@@ -4,6 +4,7 @@
 # both ends.
 #  1. --lifetime auto follows the RTT: 20 ms one-way, then 120 ms; the lifetime the sender
 #     chose (its --stats-interval lines) drops by about half the RTT's growth.
+#     The SCTP SRTT it reports is in ms (Linux gives jiffies; tp converts).
 #  2. A link narrower than the stream (150 kbit/s for 192 kbit/s, 1 % loss, 30 ms, a
 #     router's short queue: 5 packets, 160 ms), kernel SCTP and usrsctp: plain SCTP delivers everything, later
 #     and later: after the playout delay is used up every packet comes after its play-out
@@ -13,7 +14,6 @@
 #     fine here. It now keeps a sound device's clock: see rtpaudio(1), "late".)
 #  3. --rto-min 200 --rto-max 400 (kernel SCTP and usrsctp, 3 % loss): the association's RTO
 #     that the sender's stats lines report stays within them (the stacks' default min is 1 s).
-#     The SRTT reported is in ms (Linux gives jiffies; tp converts).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
@@ -94,6 +94,11 @@ er=$(smed auto rtcp_rtt_ms 2 5.5) lr=$(smed auto rtcp_rtt_ms 9 13)
 diag "lifetime $e -> $l ms, SCTP SRTT $es -> $ls ms, RTCP RTT $er -> $lr ms"
 awk -v s0="$es" -v s1="$ls" -v r0="$er" -v r1="$lr" 'BEGIN { exit !(s1 > s0 && r0 < 120 && r1 >= 200) }'
 ok $? "RTT 40 -> 240 ms: the RTCP RTT ($er -> $lr ms) sees it, the SCTP SRTT grows ($es -> $ls ms)"
+# the SRTT in ms (Linux gives jiffies: 24 here at HZ 250): at least the path's 40 ms, at most
+# that and a delayed SACK (200 ms). (Not on a lossy path: the kernel was seen to report no
+# SRTT at all over a whole stream there, perhaps its one timed chunk abandoned.)
+awk -v s="$es" 'BEGIN { exit !(s >= 36 && s <= 250) }'
+ok $? "the SCTP SRTT is $es ms on a path of 40 ms RTT"
 awk -v e="$e" -v l="$l" 'BEGIN { exit !(e >= 300 && e <= 400 && l <= e - 50 && l >= e - 170) }'
 ok $? "--lifetime auto: $e ms at RTT 40 ms, $l ms at RTT 240 ms (the playout delay 400 less half the RTT's growth and twice the jitter)"
 [ "$(field auto satisfactory)" = true ]
@@ -137,10 +142,5 @@ for stack in kernel usrsctp; do
 	awk -v lo="${1:-0}" -v hi="${2:-0}" -v n="${3:-0}" 'BEGIN { exit !(n >= 10 && lo >= 200 && hi <= 400) }'
 	ok $? "$stack: --rto-min 200 --rto-max 400: the association's RTO within [${1:-?}, ${2:-?}] ms over ${3:-0} stats lines" ||
 		grep -m3 'rtpaudio send: stats ' "$tmp/rto-$stack.serr" | sed 's/^/# /'
-	# the SRTT in ms (Linux gives jiffies: 15 for this path's 60 ms at HZ 250): at least the
-	# path's RTT, at most that and a delayed SACK (200 ms)
-	sr=$(smed rto-$stack srtt_ms 3 14)
-	awk -v s="$sr" 'BEGIN { exit !(s >= 50 && s <= 260) }'
-	ok $? "$stack: the SCTP SRTT is $sr ms on a path of 60 ms RTT"
 done
 done_testing
