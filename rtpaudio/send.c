@@ -37,6 +37,11 @@ struct send {
 	uint64_t rr_count;
 	int peer_rtcp;              /* an RTCP packet came from the player */
 	int64_t rr_rtt_us;     /* -1: none yet */
+	/* the last three report RTTs (rr_nrtt of them, the next goes to rr_rtt_next):
+	 * --lifetime auto takes their median, so that one report held up at either end (a
+	 * busy process) does not cut the lifetime */
+	int64_t rr_rtts[3];
+	unsigned rr_nrtt, rr_rtt_next;
 	double rr_jitter_ms, rr_fraction;
 	/* the jitter a receiver would report over a network without any: the RFC 3550 figure
 	 * of the packets' timestamps against their send times (interleaving, FEC's spread
@@ -484,6 +489,23 @@ send_rtcp_tick(struct ev_loop *loop, void *arg)
  * player reports less what the send times alone give: an interleaved stream's timestamps
  * jump back and forth by hundreds of ms, which is no network jitter). Later than that a
  * retransmission only takes bandwidth from audio that is still on time. */
+/* The median of the last three report RTTs; of two, the smaller; of one, that one. */
+static int64_t
+send_rtt_median_us(const struct send *s)
+{
+	int64_t a = s->rr_rtts[0], b = s->rr_rtts[1], c = s->rr_rtts[2];
+
+	if (s->rr_nrtt == 1)
+		return a;
+	if (s->rr_nrtt == 2)
+		return a < b ? a : b;
+	if ((a <= b && b <= c) || (c <= b && b <= a))
+		return b;
+	if ((b <= a && a <= c) || (c <= a && a <= b))
+		return a;
+	return c;
+}
+
 static void
 send_lifetime_eval(struct send *s)
 {
@@ -493,9 +515,12 @@ send_lifetime_eval(struct send *s)
 
 	if (s->c != NULL && tp_status(s->c, &st) == TP_OK) {
 		s->rto_ms = st.rto_ms;
+		/* the minimum from the stream's second second on: the handshake's RTT has no
+		 * delayed SACK in it, data's has (usrsctp on the loopback: 1 ms, then 45) */
 		if (st.srtt_ms > 0) {
 			s->srtt_ms = st.srtt_ms;
-			if (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms)
+			if (s->start_us != 0 && ev_clock_us() - s->start_us >= 1000000 &&
+			    (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms))
 				s->srtt_min_ms = st.srtt_ms;
 		}
 	}
@@ -503,10 +528,12 @@ send_lifetime_eval(struct send *s)
 		return;
 	/* the RTT's growth: from the receiver reports once there are some (end to end, and
 	 * free of the SRTT's smoothing and delayed SACKs), else from the SCTP SRTT */
-	if (s->rr_rtt_us >= 0)
-		growth = (s->rr_rtt_us - s->rr_rtt_min_us) / 1000;
+	if (s->rr_nrtt > 0)
+		growth = (send_rtt_median_us(s) - s->rr_rtt_min_us) / 1000;
+	else if (s->srtt_min_ms > 0)
+		growth = (int64_t)s->srtt_ms - (int64_t)s->srtt_min_ms;
 	else
-		growth = (int64_t)(s->srtt_ms - s->srtt_min_ms);
+		growth = 0;
 	jitter = s->rr_jitter_ms - rtcp_rx_jitter_ms(&s->self_rx);
 	if (jitter < 0)
 		jitter = 0;
@@ -572,6 +599,10 @@ send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
 			s->rr_rtt_us = rtcp_rtt_us(rtp_ntp_now(), ri.lsr, ri.dlsr);
 			if (s->rr_rtt_min_us < 0 || s->rr_rtt_us < s->rr_rtt_min_us)
 				s->rr_rtt_min_us = s->rr_rtt_us;
+			s->rr_rtts[s->rr_rtt_next] = s->rr_rtt_us;
+			s->rr_rtt_next = (s->rr_rtt_next + 1) % 3;
+			if (s->rr_nrtt < 3)
+				s->rr_nrtt++;
 		}
 	}
 	send_lifetime_eval(s);

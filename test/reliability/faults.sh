@@ -136,7 +136,9 @@ rss=$(rss_kb $main)
 new_client idle-new
 rc=$?
 grep -q '^open 1000$' "$tmp/idle" && [ $rc = 0 ] && [ "$n" -ge 980 ] && awk "BEGIN { exit !($lat < 5) }"
-ok $? "1000 idle associations x 100 streams ($(($(date +%s) - t0)) s to open, server $n fds, RSS $rss kB): a new client served in $lat s (alone: $base_lat s)"
+st=$?
+why=$(grep -m1 -v '^open' "$tmp/idle")
+ok $st "1000 idle associations x 100 streams ($(($(date +%s) - t0)) s to open, server $n fds, RSS $rss kB): a new client served in $lat s (alone: $base_lat s)${why:+; the idle client: $why}"
 grep -v '^open' "$tmp/idle" | head -n 3 | sed 's/^/# /'
 fetch_ok http://127.0.0.1:$tp/big.bin
 ok $? "and TCP still serves 20 MB intact"

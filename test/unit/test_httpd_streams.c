@@ -86,7 +86,7 @@ body_matches(const char *path, const char *body, size_t len)
 	return same;
 }
 
-#define IDLE_BATCH 100
+#define IDLE_BATCH 50
 
 /* Open n idle associations, say so, hold them for hold_s seconds; exit status. */
 static int
@@ -106,7 +106,7 @@ idle_hold(const char *type, const char *addr, const struct tp_opts *o, unsigned 
 				goto out;
 			}
 		for (j = i; j < end; j++) {
-			if (tp_connect_wait(cs[j], 30000) != TP_OK) {
+			if (tp_connect_wait(cs[j], 60000) != TP_OK) {
 				printf("connect %u: %s\n", j, cs[j]->err);
 				goto out;
 			}
