@@ -28,7 +28,7 @@ struct send {
 	const char *dest, *sdp;
 	size_t mtu;
 	uint32_t lifetime_ms, start_delay_ms, drop_every;
-	/* --lifetime auto (doc/rtpaudio.1): from the SCTP status's SRTT, the player's playout
+	/* --lifetime auto (doc/rtpaudio.1): from the RTT (RTCP's, else SCTP's SRTT), the playout
 	 * delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
 	int lifetime_auto;
 	uint32_t playout_ms, srtt_ms, srtt_min_ms, rto_ms, rtcp_ms, stats_ms;
@@ -481,14 +481,6 @@ send_rtcp_tick(struct ev_loop *loop, void *arg)
 	ev_timer_start(loop, &s->rtcp, s->rtcp_ms * 1000ull, send_rtcp_tick, s);
 }
 
-/* --lifetime auto. A message sent at t is played at about t + one-way delay at the start +
- * playout delay D (the player counts from its first packet); a retransmission sent at
- * t + L arrives at t + L + one-way delay now. So L may be D less the growth of the one-way
- * delay since then (half the SRTT's growth over its smallest value: queues, a longer
- * path), less a margin of twice the interarrival jitter that the network adds (what the
- * player reports less what the send times alone give: an interleaved stream's timestamps
- * jump back and forth by hundreds of ms, which is no network jitter). Later than that a
- * retransmission only takes bandwidth from audio that is still on time. */
 /* The median of the last three report RTTs; of two, the smaller; of one, that one. */
 static int64_t
 send_rtt_median_us(const struct send *s)
@@ -506,6 +498,14 @@ send_rtt_median_us(const struct send *s)
 	return c;
 }
 
+/* --lifetime auto. A message sent at t is played at about t + one-way delay at the start +
+ * playout delay D (the player counts from its first packet); a retransmission sent at
+ * t + L arrives at t + L + one-way delay now. So L may be D less the growth of the one-way
+ * delay since then (half the RTT's growth over its smallest value: queues, a longer
+ * path), less a margin of twice the interarrival jitter that the network adds (what the
+ * player reports less what the send times alone give: an interleaved stream's timestamps
+ * jump back and forth by hundreds of ms, which is no network jitter). Later than that a
+ * retransmission only takes bandwidth from audio that is still on time. */
 static void
 send_lifetime_eval(struct send *s)
 {
@@ -516,7 +516,7 @@ send_lifetime_eval(struct send *s)
 	if (s->c != NULL && tp_status(s->c, &st) == TP_OK) {
 		s->rto_ms = st.rto_ms;
 		/* the minimum from the stream's second second on: the handshake's RTT has no
-		 * delayed SACK in it, data's has (usrsctp on the loopback: 1 ms, then 45) */
+		 * delayed SACK in it, data's has (usrsctp on the loopback: 1 ms, then 37 to 47) */
 		if (st.srtt_ms > 0) {
 			s->srtt_ms = st.srtt_ms;
 			if (s->start_us != 0 && ev_clock_us() - s->start_us >= 1000000 &&

@@ -100,8 +100,8 @@ scratch_cleanup() {
 kernel_netem() { vm_or_native --netem "$@"; }
 
 # wait_bound [-n NETNS] PORT...: wait (10 s at most) until one of these ports is bound, for
-# TCP or UDP, on this host (or in NETNS), so that a sender started next finds its receiver (a
-# fixed pause lost a stream's first packet on a loaded machine); without ss, a fixed pause.
+# TCP, UDP or SCTP, on this host (or in NETNS), so that a sender started next finds its
+# receiver (a fixed pause is a guess on a loaded machine); without ss, a fixed pause.
 # Fails if none was bound in time.
 wait_bound() {
 	local i p f="" x=""
