@@ -28,8 +28,8 @@ struct send {
 	const char *dest, *sdp;
 	size_t mtu;
 	uint32_t lifetime_ms, start_delay_ms, drop_every;
-	/* --lifetime auto (doc/rtpaudio.1): from the RTT (RTCP's, else SCTP's SRTT), the playout
-	 * delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
+	/* --lifetime auto (doc/rtpaudio.1): from the RTT (RTCP's, else SCTP's SRTT), the player's
+	 * playout delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
 	int lifetime_auto;
 	uint32_t playout_ms, srtt_ms, srtt_min_ms, rto_ms, rtcp_ms, stats_ms;
 	int64_t rr_rtt_min_us;  /* the smallest RTT the reports gave; -1: none yet */
