@@ -124,9 +124,10 @@ for stack in kernel usrsctp; do
 	awk -v d="$dp" -v z="$ds" 'BEGIN { exit !(d != "" && d >= 20 && z <= 10) }'
 	ok $? "$stack: PR-SCTP abandoned $dp expired messages (never delivered; plain SCTP $ds)"
 	# a retransmission timeout (RTO min 1 s) outlives the lifetime and abandons every
-	# message in flight at once: up to ~600 ms seen (usrsctp); never a stall
-	awk -v p="$gp" -v l="$lp" 'BEGIN { exit !(p != "" && p <= 1000 && l <= 10) }'
-	ok $? "$stack: PR-SCTP's longest gap ($gp ms) stays under one RTO (1 s), $lp late"
+	# message in flight at once: mostly under 600 ms (usrsctp), once 1750 ms (a timeout and
+	# its backed-off retry: 1 + 2 s at most); never a stall like plain SCTP's
+	awk -v p="$gp" -v l="$lp" -v g="$gs" 'BEGIN { exit !(p != "" && p <= 3000 && p * 4 <= g && l <= 10) }'
+	ok $? "$stack: PR-SCTP's longest gap ($gp ms) stays within two timeouts (1 + 2 s) and a quarter of plain SCTP's, $lp late"
 	awk -v s="$fs" -v p="$fp" 'BEGIN { exit !(p >= 2 * s) }'
 	ok $? "$stack: PR-SCTP played $fp frames, at least twice plain SCTP's $fs"
 done
