@@ -106,9 +106,20 @@ idle_hold(const char *type, const char *addr, const struct tp_opts *o, unsigned 
 				goto out;
 			}
 		for (j = i; j < end; j++) {
-			if (tp_connect_wait(cs[j], 60000) != TP_OK) {
-				printf("connect %u: %s\n", j, cs[j]->err);
-				goto out;
+			/* a server busy accepting may refuse an INIT (ABORT): try again, as a
+			 * client would, twice after a second */
+			int tries = 0;
+			while (tp_connect_wait(cs[j], 60000) != TP_OK) {
+				if (++tries == 3) {
+					printf("connect %u: %s\n", j, cs[j]->err);
+					goto out;
+				}
+				tp_conn_free(cs[j]);
+				sleep(1);
+				if ((cs[j] = tp_connect(type, addr, o, err, sizeof(err))) == NULL) {
+					printf("connect %u: %s\n", j, err);
+					goto out;
+				}
 			}
 			up++;
 		}
