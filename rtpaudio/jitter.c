@@ -65,6 +65,27 @@ jitter_ts_seen(struct jitter *j, uint32_t ts)
 	j->have_ts_max = 1;
 }
 
+/* The time a packet had to spare: its play-out time - now (negative: late), the least kept. */
+static void
+jitter_slack(struct jitter *j, uint32_t ts, uint64_t now_us, int late)
+{
+	int64_t slack = (int64_t)jitter_due_ts(j, ts) - (int64_t)now_us;
+
+	if (late && slack > 0)
+		slack = 0; /* its turn has passed (a hole skipped) */
+	if (!j->have_slack || slack < j->slack_min_us)
+		j->slack_min_us = slack;
+	j->have_slack = 1;
+}
+
+/* A packet after its play-out time: counted, and how late it came kept. */
+static void
+jitter_late(struct jitter *j, uint32_t ts, uint64_t now_us)
+{
+	j->late++;
+	jitter_slack(j, ts, now_us, 1);
+}
+
 /* Returns 0 when kept, 1 when refused (duplicate, late, outside the window, too big). */
 int
 jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t len,
@@ -95,7 +116,7 @@ jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t
 		if (JITTER_SEEN(j, seq))
 			j->duplicates++;
 		else
-			j->late++;
+			jitter_late(j, ts, now_us);
 		return 1;
 	}
 	if (rtp_seq_diff(seq, j->next) >= JITTER_SLOTS) {
@@ -111,9 +132,10 @@ jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t
 	if (now_us > jitter_due_ts(j, ts)) {
 		/* its time has passed: the hole it leaves is not lost, it came late */
 		jitter_seen_set(j, seq, 1);
-		j->late++;
+		jitter_late(j, ts, now_us);
 		return 1;
 	}
+	jitter_slack(j, ts, now_us, 0);
 	s->used = 1;
 	s->seq = seq;
 	s->ts = ts;

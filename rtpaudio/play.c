@@ -19,6 +19,7 @@
 #define PLAY_OK_LOSS_PCT 1.0
 #define PLAY_OK_GAP_MS   200.0
 #define PLAY_SWITCH_MS   1000  /* a new SSRC is followed once the old one is this silent */
+#define PLAY_EARLY_RR_MS 100   /* early receiver reports (a packet late) at most this often */
 
 struct play {
 	struct ev_loop *loop;
@@ -49,10 +50,13 @@ struct play {
 	struct sockaddr_storage rtcp_peer;
 	socklen_t rtcp_peerlen;
 	uint64_t rr_sent, sr_received;
+	uint64_t rr_last_us;    /* when the last receiver report went */
 	int64_t fec_gext;       /* fec: the extended group number, for the reports */
 	int fec_glast;
 	int fec_have_t0;        /* fec: playout deadlines from the first packet's arrival */
 	uint64_t fec_t0_us, fec_late;
+	int64_t fec_slack_min_us; /* fec: as jitter's slack_min_us */
+	int fec_have_slack;
 	uint32_t fec_tst0, fec_gdur_us;
 	int fec_have_end;       /* fec: the latest group end announced, late ones included */
 	uint32_t fec_end;
@@ -517,17 +521,25 @@ play_switch(struct play *p, uint32_t ssrc)
 	return 0;
 }
 
-/* One compound RR (+ SDES + APP with the playout delay) to the sender. */
+/* One compound RR (+ SDES + APP with the playout delay and the lateness) to the sender. */
 static void
 play_send_rr(struct play *p)
 {
 	struct rtcp_block b;
+	struct rtcp_app app;
+	int64_t slack = p->fec_have_slack ? p->fec_slack_min_us : p->jb->slack_min_us;
 	uint8_t buf[128];
 	size_t n, sent;
 
-	rtcp_rx_block(&p->rx, p->ssrc, ev_clock_us(), &b);
-	n = rtcp_rr_pack(buf, sizeof(buf), p->my_ssrc, p->rx.init ? &b : NULL,
-	    p->delay_ms > 0 ? p->delay_ms : 1);
+	p->rr_last_us = ev_clock_us();
+	rtcp_rx_block(&p->rx, p->ssrc, p->rr_last_us, &b);
+	app.playout_ms = p->delay_ms > 0 ? p->delay_ms : 1;
+	app.late = (uint32_t)(p->jb->late + p->fec_late);
+	app.slack_ms = RTCP_NO_SLACK;
+	if (p->jb->have_slack || p->fec_have_slack) /* rounded down: late by 0.1 ms is late */
+		app.slack_ms = slack >= 0 ? (int32_t)(slack / 1000) : -(int32_t)((999 - slack) / 1000);
+	p->jb->have_slack = p->fec_have_slack = 0;
+	n = rtcp_rr_pack(buf, sizeof(buf), p->my_ssrc, p->rx.init ? &b : NULL, &app);
 	if (n == 0)
 		return;
 	if (p->c != NULL) {
@@ -571,7 +583,7 @@ play_stats_tick(struct ev_loop *loop, void *arg)
 	    "played=%llu concealed=%llu longest_gap_ms=%.1f jitter_ms=%.1f rr_sent=%llu\n",
 	    (double)(now - p->start_us) / 1e6,
 	    (unsigned long long)(p->fx != NULL ? p->rx_packets : p->jb->received),
-	    (unsigned long long)p->jb->lost, (unsigned long long)p->jb->late,
+	    (unsigned long long)p->jb->lost, (unsigned long long)(p->jb->late + p->fec_late),
 	    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 	    p->longest_run * fdur, rtcp_rx_jitter_ms(&p->rx), (unsigned long long)p->rr_sent);
 	ev_timer_start(loop, &p->stats_t, p->stats_ms * 1000ull, play_stats_tick, p);
@@ -600,6 +612,17 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 	}
 }
 
+/* A packet came after its play-out time: the sender hears of it now (an early report, as
+ * RFC 4585's early feedback; one per PLAY_EARLY_RR_MS at most), not at the next regular
+ * one, so that --lifetime auto cuts its lifetime before more come late. */
+static void
+play_late_report(struct play *p)
+{
+	if (p->rtcp_ms > 0 && p->locked &&
+	    ev_clock_us() - p->rr_last_us >= PLAY_EARLY_RR_MS * 1000ull)
+		play_send_rr(p);
+}
+
 static void
 play_locked(struct play *p)
 {
@@ -614,6 +637,7 @@ static void
 play_packet(struct play *p, const uint8_t *buf, size_t len)
 {
 	struct rtp_hdr h;
+	uint64_t late;
 
 	if (p->format == FMT_FEC) {
 		/* no RTP: a group is decoded when the next one begins; the reports number
@@ -652,11 +676,17 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 			if (!p->fec_have_end || (int32_t)(fh.tstamp - p->fec_end) > 0)
 				p->fec_end = fh.tstamp;
 			p->fec_have_end = 1;
-			if (p->fec_gdur_us > 0 && (int64_t)p->last_rx_us > (int64_t)p->fec_t0_us +
-			    (int32_t)(fh.tstamp - p->fec_tst0) + p->fec_gdur_us +
-			    (int64_t)p->delay_ms * 1000) {
+			int64_t slack = (int64_t)p->fec_t0_us + (int32_t)(fh.tstamp - p->fec_tst0) +
+			    (int64_t)p->fec_gdur_us + (int64_t)p->delay_ms * 1000 -
+			    (int64_t)p->last_rx_us;
+			if (p->fec_gdur_us > 0 && (!p->fec_have_slack || slack < p->fec_slack_min_us)) {
+				p->fec_slack_min_us = slack;
+				p->fec_have_slack = 1;
+			}
+			if (p->fec_gdur_us > 0 && slack < 0) {
 				p->rx_packets++;
 				p->fec_late++;
+				play_late_report(p);
 				return;
 			}
 		}
@@ -682,7 +712,10 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 	p->rx_packets++;
 	p->last_rx_us = ev_clock_us();
 	rtcp_rx_packet(&p->rx, h.seq, h.ts, p->last_rx_us);
+	late = p->jb->late;
 	jitter_put(p->jb, h.seq, h.ts, h.payload, h.plen, p->last_rx_us);
+	if (p->jb->late != late)
+		play_late_report(p);
 	play_schedule(p);
 }
 

@@ -153,16 +153,20 @@ rtcp_sr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint64_t ntp, uint32_t ts,
 	return n;
 }
 
-/* RR with one report block (or none when b is NULL), SDES CNAME, and when playout_ms is not
- * 0 an APP packet (name "RTPA", subtype 0) telling the sender the player's playout delay in
- * milliseconds (for --lifetime auto). Returns the length, 0 when cap is too small. */
+/* RR with one report block (or none when b is NULL), SDES CNAME, and when app is given with
+ * a playout delay an APP packet (name "RTPA", subtype 0) telling the sender, for --lifetime
+ * auto, three 32-bit words: the player's playout delay in milliseconds, the packets that came
+ * after their play-out time so far, and the least time to spare of the packets since the
+ * previous report (ms, two's complement, negative: late; RTCP_NO_SLACK: none came). (A first
+ * version had the playout delay only: a reader takes what the length holds.) Returns the
+ * length, 0 when cap is too small. */
 size_t
 rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, const struct rtcp_block *b,
-    uint32_t playout_ms)
+    const struct rtcp_app *app)
 {
 	size_t n;
 
-	if (cap < 32 + 20 + 16)
+	if (cap < 32 + 20 + 24)
 		return 0;
 	out[0] = (uint8_t)(0x80 | (b != NULL));
 	out[1] = RTCP_RR;
@@ -181,14 +185,16 @@ rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, const struct rtcp_block *b
 		n = 32;
 	}
 	n += rtcp_sdes_pack(out + n, ssrc);
-	if (playout_ms != 0) {
+	if (app != NULL && app->playout_ms != 0) {
 		out[n] = 0x80;
 		out[n + 1] = RTCP_APP;
-		rtp_put16(out + n + 2, 3);
+		rtp_put16(out + n + 2, 5);
 		rtp_put32(out + n + 4, ssrc);
 		memcpy(out + n + 8, RTCP_APP_NAME, 4);
-		rtp_put32(out + n + 12, playout_ms);
-		n += 16;
+		rtp_put32(out + n + 12, app->playout_ms);
+		rtp_put32(out + n + 16, app->late);
+		rtp_put32(out + n + 20, (uint32_t)app->slack_ms);
+		n += 24;
 	}
 	return n;
 }
@@ -255,6 +261,11 @@ rtcp_parse(const uint8_t *p, size_t len, struct rtcp_info *ri)
 			if (plen >= 16 && memcmp(q + 8, RTCP_APP_NAME, 4) == 0 && count == 0) {
 				ri->app_ssrc = rtp_get32(q + 4);
 				ri->playout_ms = rtp_get32(q + 12);
+				if (plen >= 24) {
+					ri->app_slack = 1;
+					ri->late = rtp_get32(q + 16);
+					ri->slack_ms = (int32_t)rtp_get32(q + 20);
+				}
 			}
 			break;
 		case RTCP_BYE:

@@ -79,7 +79,7 @@ int32_t rtp_ts_diff(uint32_t a, uint32_t b);
 #define RTCP_RR  201
 #define RTCP_BYE 203
 #define RTCP_APP 204
-#define RTCP_APP_NAME "RTPA" /* ours: the player's playout delay, for --lifetime auto */
+#define RTCP_APP_NAME "RTPA" /* ours: the player's playout delay and lateness, for --lifetime auto */
 #define RTPAUDIO_PPID_RTCP 0x52544350u /* "RTCP": RTCP's messages on SCTP (RTP's carry 0) */
 struct rtcp_info {
 	int sr, rr, bye;        /* what the compound packet held */
@@ -91,7 +91,19 @@ struct rtcp_info {
 	int32_t cum_lost;
 	uint32_t ext_seq, jitter, lsr, dlsr;
 	uint32_t app_ssrc, playout_ms; /* APP "RTPA"; playout_ms 0 = none */
+	int app_slack;          /* the APP packet had the late and slack words too */
+	uint32_t late;          /* packets late so far */
+	int32_t slack_ms;       /* the least time to spare since the last report (RTCP_NO_SLACK) */
 };
+/* what the player's APP "RTPA" packet says (rtcp_rr_pack) */
+struct rtcp_app {
+	uint32_t playout_ms;    /* the playout delay (0: no APP packet) */
+	uint32_t late;          /* packets that came after their play-out time, so far */
+	int32_t slack_ms;       /* of the packets since the previous report, the least time that
+	                         * was left to its play-out time when it came (negative: late by
+	                         * that much); RTCP_NO_SLACK when none came */
+};
+#define RTCP_NO_SLACK INT32_MAX
 struct rtcp_block {
 	uint32_t src;
 	uint8_t fraction;
@@ -101,7 +113,7 @@ struct rtcp_block {
 size_t rtcp_sr_pack(uint8_t *out, size_t cap, uint32_t ssrc, uint64_t ntp, uint32_t ts,
     uint32_t packets, uint32_t octets, int bye);
 size_t rtcp_rr_pack(uint8_t *out, size_t cap, uint32_t ssrc, const struct rtcp_block *b,
-    uint32_t playout_ms);
+    const struct rtcp_app *app);
 int rtcp_parse(const uint8_t *p, size_t len, struct rtcp_info *ri);
 int64_t rtcp_rtt_us(uint64_t ntp_now, uint32_t lsr, uint32_t dlsr);
 uint64_t rtp_ntp_now(void);
@@ -303,6 +315,10 @@ struct jitter {
 	int have_ts_max;
 	size_t count;
 	uint64_t received, duplicates, late, lost, too_big;
+	/* the least time to spare of the packets since the caller cleared have_slack: play-out
+	 * time - arrival (negative: late), for RTCP's reports */
+	int64_t slack_min_us;
+	int have_slack;
 };
 
 struct jitter *jitter_new(uint32_t delay_ms);

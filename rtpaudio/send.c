@@ -15,6 +15,7 @@
 
 #define SEND_QUEUE 256
 #define SEND_LATE_US 5000 /* a send this much after its time counts as late */
+#define SEND_SLACK_MARGIN_MS 10 /* --lifetime auto: cut beyond a lateness reported */
 
 struct send_pkt {
 	size_t len;
@@ -47,6 +48,12 @@ struct send {
 	 * of the packets' timestamps against their send times (interleaving, FEC's spread
 	 * groups, pacing); --lifetime auto takes only the reported jitter beyond it */
 	struct rtcp_rx self_rx;
+	/* --lifetime auto: what the player's time to spare (its APP packets) took off the
+	 * lifetime the RTT gives, that cut before its latest raise, and until when lateness
+	 * reports may still be of packets sent before that raise; the packets late the
+	 * player has reported so far */
+	uint32_t slack_cut_ms, slack_cut_base_ms, app_late;
+	uint64_t slack_hold_us;
 	int32_t rr_cum_lost;
 	uint8_t rbuf[2048];
 	size_t rlen;
@@ -103,11 +110,12 @@ send_usage(FILE *fp)
 "                       timed reliability), tcp (RFC 4571 framing)\n"
 "  -s, --stack S        kernel (default) or usrsctp, for sctp and prsctp\n"
 "  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
-"      --lifetime auto  prsctp: the playout delay less half the growth of the RTT (RTCP's,\n"
-"                       the SCTP SRTT's until a report) over its smallest value and twice\n"
-"                       the reported jitter (beyond what the stream's own timing, e.g.\n"
-"                       interleaving, makes), within [10, playout delay] ms, re-evaluated\n"
-"                       at each receiver report\n"
+"      --lifetime auto  prsctp: the playout delay less half the growth of the RTT (the\n"
+"                       smaller of RTCP's and the SCTP SRTT's) over its smallest value,\n"
+"                       twice the reported jitter (beyond what the stream's own timing,\n"
+"                       e.g. interleaving, makes) and what the player's reports of late\n"
+"                       packets took off, within [10, playout delay] ms, re-evaluated at\n"
+"                       each receiver report\n"
 "      --playout-delay MS  the player's, until its RTCP says (default 200)\n"
 "      --rto-min MS, --rto-max MS  sctp, prsctp: the association's retransmission\n"
 "                       timeout bounds (default the stack's, 1000 and 60000 on Linux); a\n"
@@ -498,19 +506,75 @@ send_rtt_median_us(const struct send *s)
 	return c;
 }
 
+/* The path's RTT growth over its smallest value, in ms: the smaller of the receiver
+ * reports' (end to end, free of the SRTT's smoothing and delayed SACKs) and the SCTP SRTT's.
+ * On a connection the report's RTT also holds the time our SR waited in the association's
+ * send queue behind the audio (seconds, when the stream is more than the path carries),
+ * which the lifetime counts already; the SRTT is timed from a chunk's transmission, but it
+ * lags a change and stands still while chunks are retransmitted (Karn): what it misses, the
+ * player's lateness makes up (send_slack_in). */
+static int64_t
+send_rtt_growth_ms(const struct send *s)
+{
+	int64_t g = -1;
+
+	if (s->rr_nrtt > 0)
+		g = (send_rtt_median_us(s) - s->rr_rtt_min_us) / 1000;
+	if (s->srtt_min_ms > 0 && (g < 0 || (int64_t)s->srtt_ms - s->srtt_min_ms < g))
+		g = (int64_t)s->srtt_ms - (int64_t)s->srtt_min_ms;
+	return g < 0 ? 0 : g;
+}
+
+/* The player's time to spare (APP "RTPA"): the least time to its play-out time that the
+ * packets since its previous report had left when they came. Late ones (negative) show that
+ * the lifetime let through what could not be played: the lifetime is cut by that lateness
+ * and SEND_SLACK_MARGIN_MS more at once. The messages already handed to the stack keep the
+ * lifetime they had, so for about a round trip (the reports' RTT: it holds our queue too)
+ * later reports are of packets sent before the cut: they raise it only as far as their
+ * lateness says from where it stood before. Time to spare gives back half of it at a time,
+ * so that a cut lasts while the packets that waited longest still come just in time (a
+ * queue on the way out that the RTT's half misses, or the SRTT's lag). */
+static void
+send_slack_in(struct send *s, uint32_t late, int32_t slack_ms)
+{
+	uint64_t now = ev_clock_us();
+	uint32_t want;
+
+	s->app_late = late;
+	if (!s->lifetime_auto || slack_ms == RTCP_NO_SLACK)
+		return;
+	if (slack_ms < 0) {
+		if (now >= s->slack_hold_us) {
+			s->slack_cut_base_ms = s->slack_cut_ms;
+			s->slack_hold_us = now + (s->rr_rtt_us > 0 ? (uint64_t)s->rr_rtt_us :
+			    (uint64_t)s->srtt_ms * 1000);
+		}
+		want = s->slack_cut_base_ms + (uint32_t)-slack_ms + SEND_SLACK_MARGIN_MS;
+		if (want > s->slack_cut_ms)
+			s->slack_cut_ms = want;
+		if (s->slack_cut_ms > s->playout_ms)
+			s->slack_cut_ms = s->playout_ms;
+	} else {
+		s->slack_cut_ms -= (uint32_t)slack_ms / 2 < s->slack_cut_ms ?
+		    (uint32_t)slack_ms / 2 : s->slack_cut_ms;
+	}
+}
+
 /* --lifetime auto. A message sent at t is played at about t + one-way delay at the start +
  * playout delay D (the player counts from its first packet); a retransmission sent at
  * t + L arrives at t + L + one-way delay now. So L may be D less the growth of the one-way
  * delay since then (half the RTT's growth over its smallest value: queues, a longer
  * path), less a margin of twice the interarrival jitter that the network adds (what the
  * player reports less what the send times alone give: an interleaved stream's timestamps
- * jump back and forth by hundreds of ms, which is no network jitter). Later than that a
- * retransmission only takes bandwidth from audio that is still on time. */
+ * jump back and forth by hundreds of ms, which is no network jitter), less what the
+ * player's reports of packets late took off (send_slack_in: where the growth is on the way
+ * out only, half of it is too little). Later than that a retransmission only takes
+ * bandwidth from audio that is still on time. */
 static void
 send_lifetime_eval(struct send *s)
 {
 	struct tp_status st;
-	int64_t l, growth;
+	int64_t l;
 	double jitter;
 
 	if (s->c != NULL && tp_status(s->c, &st) == TP_OK) {
@@ -526,18 +590,11 @@ send_lifetime_eval(struct send *s)
 	}
 	if (!s->lifetime_auto)
 		return;
-	/* the RTT's growth: from the receiver reports once there are some (end to end, and
-	 * free of the SRTT's smoothing and delayed SACKs), else from the SCTP SRTT */
-	if (s->rr_nrtt > 0)
-		growth = (send_rtt_median_us(s) - s->rr_rtt_min_us) / 1000;
-	else if (s->srtt_min_ms > 0)
-		growth = (int64_t)s->srtt_ms - (int64_t)s->srtt_min_ms;
-	else
-		growth = 0;
 	jitter = s->rr_jitter_ms - rtcp_rx_jitter_ms(&s->self_rx);
 	if (jitter < 0)
 		jitter = 0;
-	l = (int64_t)s->playout_ms - growth / 2 - (int64_t)(2 * jitter);
+	l = (int64_t)s->playout_ms - send_rtt_growth_ms(s) / 2 - (int64_t)(2 * jitter) -
+	    s->slack_cut_ms;
 	if (l > (int64_t)s->playout_ms)
 		l = s->playout_ms;
 	if (l < 10)
@@ -551,14 +608,14 @@ send_stats_line(struct send *s, const char *what)
 	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
 	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u rto_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
 	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f self_jitter_ms=%.2f "
-	    "cpu_s=%.3f late_max_ms=%.1f late_sends=%llu\n", what,
+	    "player_late=%u slack_cut_ms=%u cpu_s=%.3f late_max_ms=%.1f late_sends=%llu\n", what,
 	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
 	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
 	    strcmp(s->net.transport, "prsctp") == 0 ? s->lifetime_ms : 0, s->srtt_ms,
 	    s->srtt_min_ms, s->rto_ms, s->playout_ms,
 	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
 	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
-	    rtcp_rx_jitter_ms(&s->self_rx),
+	    rtcp_rx_jitter_ms(&s->self_rx), s->app_late, s->slack_cut_ms,
 	    rtpaudio_cpu_s(), (double)s->late_max_us / 1000.0, (unsigned long long)s->late_sends);
 }
 
@@ -605,6 +662,8 @@ send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
 				s->rr_nrtt++;
 		}
 	}
+	if (ri.app_slack)
+		send_slack_in(s, ri.late, ri.slack_ms);
 	send_lifetime_eval(s);
 	if (s->verbose)
 		send_stats_line(s, "rr");

@@ -123,7 +123,8 @@ test_rtcp(void **state)
 	assert_int_equal(rtcp_sr_pack(p, 20, 5, 0, 0, 0, 0, 1), 0);
 	{
 		struct rtcp_block b = { 2, 25, -3, 70000, 12, 0x12345678, 0x10000 };
-		n = rtcp_rr_pack(p, sizeof(p), 1, &b, 350);
+		struct rtcp_app app = { 350, 7, -42 };
+		n = rtcp_rr_pack(p, sizeof(p), 1, &b, &app);
 	}
 	assert_int_equal(rtcp_parse(p, n, &ri), (int)n);
 	assert_true(ri.rr && ri.block);
@@ -135,10 +136,22 @@ test_rtcp(void **state)
 	assert_int_equal(ri.dlsr, 0x10000);
 	assert_int_equal(ri.playout_ms, 350);
 	assert_int_equal(ri.app_ssrc, 1);
-	n = rtcp_rr_pack(p, sizeof(p), 1, NULL, 0);
+	assert_true(ri.app_slack);
+	assert_int_equal(ri.late, 7);
+	assert_int_equal(ri.slack_ms, -42);
+	/* the APP packet's first version: the playout delay only (length 3) */
+	{
+		static const uint8_t v1[] = { 0x80, RTCP_RR, 0, 1, 0, 0, 0, 9,
+		    0x80, RTCP_APP, 0, 3, 0, 0, 0, 9, 'R', 'T', 'P', 'A', 0, 0, 1, 0x2c };
+		assert_int_equal(rtcp_parse(v1, sizeof(v1), &ri), (int)sizeof(v1));
+		assert_int_equal(ri.playout_ms, 300);
+		assert_false(ri.app_slack);
+		assert_int_equal(ri.late, 0);
+	}
+	n = rtcp_rr_pack(p, sizeof(p), 1, NULL, NULL);
 	assert_int_equal(rtcp_parse(p, n, &ri), (int)n);
-	assert_true(ri.rr && !ri.block && ri.playout_ms == 0);
-	assert_int_equal(rtcp_rr_pack(p, 40, 1, NULL, 0), 0);
+	assert_true(ri.rr && !ri.block && ri.playout_ms == 0 && !ri.app_slack);
+	assert_int_equal(rtcp_rr_pack(p, 40, 1, NULL, NULL), 0);
 	assert_int_equal(rtcp_parse(p, 3, &ri), -1);
 }
 
@@ -368,6 +381,8 @@ test_jitter(void **state)
 	/* 2 turns up after its turn: late; 1 again: duplicate */
 	assert_int_equal(jitter_put(j, 2, 4 * 1800, b, 4, 2000000), 1);
 	assert_int_equal(j->late, 1);
+	assert_true(j->have_slack);
+	assert_true(j->slack_min_us < -700000 && j->slack_min_us > -1000000); /* due at ~1.2 s */
 	assert_int_equal(jitter_put(j, 1, 3 * 1800, b, 4, 2000000), 1);
 	assert_int_equal(j->duplicates, 2);
 	assert_int_equal(j->received, 5);
@@ -375,15 +390,20 @@ test_jitter(void **state)
 	assert_int_equal(jitter_put(j, 3000, 0, b, 4, 2000000), 1);
 	assert_int_equal(jitter_put(j, 5, 0, b, JITTER_PKT + 1, 2000000), 1);
 	/* flush releases what is not due yet (4 is due at 1 s + 100 ms + 100 ms) */
+	j->have_slack = 0;
 	assert_int_equal(jitter_put(j, 4, 5 * 1800, b, 4, 1100000), 0);
+	assert_true(j->have_slack);
+	assert_int_equal(j->slack_min_us, 100000); /* 100 ms to spare */
 	assert_null(jitter_get(j, 1100000, 0, &next));
 	k = jitter_get(j, 1100000, 1, &next);
 	assert_int_equal(k->seq, 4);
 	jitter_release(j);
 	/* in its turn but after its play-out time (a stalled reliable transport): late, and
 	 * the hole it leaves is not counted lost again; its media time is still announced */
+	j->have_slack = 0;
 	assert_int_equal(jitter_put(j, 5, 6 * 1800, b, 4, 1220001), 1);
 	assert_int_equal(j->late, 2);
+	assert_int_equal(j->slack_min_us, -1); /* how late: 1 us after its play-out time */
 	assert_int_equal(j->ts_max, 6 * 1800);
 	assert_int_equal(jitter_put(j, 6, 7 * 1800, b, 4, 1230000), 0);
 	k = jitter_get(j, 1240000, 0, &next);
