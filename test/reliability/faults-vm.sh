@@ -1,8 +1,9 @@
 #!/bin/bash
 # faults-vm.sh: the fault tests that need kernel SCTP, netem or veth, in the VM (test/vm/run):
 # associations aborted by the peer (SO_LINGER 0 close), 10 000 half-open associations (raw INITs
-# never completed), 1 000 idle associations of 100 streams, and 10 % loss by netem on a veth
-# pair with every body verified, TCP and kernel SCTP (TAP).
+# never completed), 1 000 idle associations of 100 streams, 10 % loss by netem on a veth
+# pair with every body verified, TCP and kernel SCTP, and a multihomed association whose
+# primary path fails during a transfer (TAP).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 . "$here/common.sh"
@@ -138,4 +139,38 @@ result kernel-loss-sctp "netem 10 %: 50 x 100 KB over kernel SCTP (10 streams), 
 kill $lsrv
 ip netns del rs
 ip netns del rc
+
+# --- a multihomed association loses its primary path during a transfer ---
+# test/lab's two paths (10 Mbit/s direct, 11 Mbit/s through a router): the server listens on
+# its address on each, the client (every address of its own in the INIT) asks for two 5 MB
+# bodies over kernel SCTP; 3 s in, path 1 drops everything (nftables, both directions).
+# Each end moves to path 2 on its own: the client with its association's options (RTO
+# 100..400 ms, path_max_retrans 1), the server with the kernel's defaults (RTO min 1 s;
+# potentially-failed state after one timeout, RFC 7829). Both bodies must come whole.
+LAB_OUT=$tmp/lab
+. "$top_srcdir/test/lab/lab.sh"
+lab_two_paths
+trap 'lab_teardown; scratch_cleanup' EXIT
+lab_bg b "$H" -L "sctp:$LAB_B_IP1,$LAB_B_IP2:$tp" -d "$doc"
+sleep 1
+txb() { ip -n "$LAB_NS_B" -s link show "$1" | awk '/TX:/ { getline; print $1; exit }'; }
+p1a=$(txb eth1) p2a=$(txb eth2)
+( sleep 3; lab_block_primary on; echo "$(txb eth1) $(txb eth2)" >"$tmp/at-block" ) &
+blocker=$!
+t0=$(date +%s.%N)
+load_verified failover "ip netns exec $LAB_NS_A" "$LAB_B_IP1,$LAB_B_IP2" --proto sctp \
+    --streams 2 --uri /big.bin --num-conns 1 --num-calls 2 \
+    --rto-min 100 --rto-initial 200 --rto-max 400 --path-max-retrans 1
+rc=$?
+secs=$(echo "$t0 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+wait $blocker
+read -r p1b p2b <"$tmp/at-block"
+p1c=$(txb eth1) p2c=$(txb eth2)
+before=$((p1b - p1a)) after=$((p2c - p2b)) stray=$((p1c - p1b))
+[ $rc = 0 ] && [ "$replies" = 2 ] && [ "$content" = 10000000 ] && [ $before -gt 1000000 ] &&
+    [ $after -gt 1000000 ] && [ $stray -lt 100000 ]
+ok $? "multihomed kernel SCTP, path 1 blocked 3 s into 2 x 5 MB: $replies bodies, $content bytes verified in $secs s; the server sent $before bytes on path 1 before the block, $after on path 2 after it ($stray on path 1 after)"
+[ $rc = 0 ] || sed 's/^/#   /' "$tmp/failover.json" "$tmp/failover.err" | head -n 5
+result kernel-failover "path 1 of 2 blocked 3 s into 2 x 5 MB over kernel SCTP: $content bytes verified, $((10000000 - ${content:-0})) lost, $secs s; server sent $before bytes on path 1 before, $after on path 2 after"
+lab_teardown
 done_testing
