@@ -34,7 +34,8 @@ struct ev_loop;
 struct tp_msginfo {
 	uint16_t stream;      /* stream id, 0 .. streams_out-1 */
 	uint32_t ppid;        /* payload protocol id, host byte order (HTTP/SCTP is 63) */
-	uint32_t lifetime_ms; /* send: PR-SCTP timed reliability, 0 = fully reliable */
+	uint32_t lifetime_ms; /* send: PR-SCTP timed reliability, 0 = fully reliable (usrsctp: the
+	                       * send buffer then follows the rate, see tp_usrsctp_timed) */
 	unsigned flags;       /* TP_F_* */
 };
 

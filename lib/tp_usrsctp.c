@@ -18,6 +18,7 @@
 #define TP_USRSCTP_STREAMS  10
 #define TP_USRSCTP_TICK_US  1000000
 #define TP_USRSCTP_READS    64      /* notifications consumed per recv call at most */
+#define TP_USRSCTP_TIMED_US 1000000 /* timed sends: the send rate's window */
 
 
 /* Notifications may be read in pieces: they are put together here. */
@@ -37,6 +38,12 @@ struct tp_usrsctp_conn {
 	int wblocked;    /* the last send would have blocked: no EV_WRITE until the stack moves */
 	int noted;       /* the stream counts have been reported */
 	uint64_t gone_us; /* when finish first found no association, nor why */
+	/* timed-reliability sends (tp_usrsctp_timed): the send buffer is the caller's (asked
+	 * with tp_opts.sndbuf) or ours; the bytes sent in the rate's window since its start,
+	 * and their sum weighted by their lifetimes; the size set (0: the stack's default) */
+	int sndbuf_fixed;
+	uint64_t timed_bytes, timed_byte_ms, timed_t0_us;
+	int timed_sndbuf;
 	struct ev_timer tick;
 	size_t nlen;
 	union tp_usrsctp_nbuf nbuf;
@@ -522,7 +529,8 @@ tp_usrsctp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events)
 
 /* Connections. */
 static int
-tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, char *err, size_t errlen)
+tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, const struct tp_opts *o, char *err,
+    size_t errlen)
 {
 	struct tp_usrsctp_conn *u;
 
@@ -531,6 +539,7 @@ tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, char *err, size_t errl
 		return -1;
 	}
 	u->so = so;
+	u->sndbuf_fixed = o->sndbuf > 0;
 	if (tp_usrsctp_wake_new(so, &u->efd, &u->id, err, errlen) == -1) {
 		free(u);
 		return -1;
@@ -592,7 +601,7 @@ tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_
 	if (o->local != NULL && (tp_usrsctp_locals(o->local, &local, c->err,
 	    sizeof(c->err)) == -1 || tp_usrsctp_bind(so, &local, c->err, sizeof(c->err)) == -1))
 		goto bad;
-	if (tp_usrsctp_conn_new(c, so, c->err, sizeof(c->err)) == -1)
+	if (tp_usrsctp_conn_new(c, so, o, c->err, sizeof(c->err)) == -1)
 		goto bad;
 	if (a->n == 1) {
 		ss = a->a[0];
@@ -662,6 +671,45 @@ tp_usrsctp_grow(struct tp_usrsctp_conn *u, size_t len)
 	return usrsctp_setsockopt(u->so, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
 }
 
+/* Timed reliability (PR-SCTP's lifetime). The kernel abandons an expired message before it
+ * would send it; usrsctp only when it needs room in the send buffer for a new one, so with
+ * its deep default buffer a stream that the path cannot carry queues seconds of expired
+ * messages and sends them late. So a connection that sends with a lifetime gets a send
+ * buffer of about what it sends in a lifetime and a round trip (in flight counts too),
+ * three messages at least, from the messages taken over TP_USRSCTP_TIMED_US; unless its
+ * caller chose the size. */
+static void
+tp_usrsctp_timed(struct tp_usrsctp_conn *u, size_t len, uint32_t lifetime_ms)
+{
+	uint64_t now = ev_clock_us(), b;
+	struct sctp_status st;
+	int size;
+
+	if (u->sndbuf_fixed)
+		return;
+	if (u->timed_t0_us == 0)
+		u->timed_t0_us = now;
+	u->timed_bytes += len;
+	u->timed_byte_ms += (uint64_t)len * lifetime_ms;
+	if (now - u->timed_t0_us < TP_USRSCTP_TIMED_US)
+		return;
+	/* each message's bytes for its lifetime and a round trip, over the window: a
+	 * report with a long lifetime beside the stream counts for its own bytes only */
+	b = (u->timed_byte_ms + u->timed_bytes * (tp_usrsctp_sstatus(u->so, &st) == 0 ?
+	    st.sstat_primary.spinfo_srtt : 0)) * 1000 / (now - u->timed_t0_us);
+	if (b < 3 * len)
+		b = 3 * len;
+	size = b > (1u << 24) ? 1 << 24 : (int)b;
+	u->timed_bytes = u->timed_byte_ms = 0;
+	u->timed_t0_us = now;
+	/* set again only when it changed by an eighth or more */
+	if (u->timed_sndbuf != 0 && size > u->timed_sndbuf - u->timed_sndbuf / 8 &&
+	    size < u->timed_sndbuf + u->timed_sndbuf / 8)
+		return;
+	if (usrsctp_setsockopt(u->so, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size)) == 0)
+		u->timed_sndbuf = size;
+}
+
 static int
 tp_usrsctp_send(struct tp_conn *c, const void *buf, size_t len, const struct tp_msginfo *mi,
     size_t *sent)
@@ -694,6 +742,8 @@ tp_usrsctp_send(struct tp_conn *c, const void *buf, size_t len, const struct tp_
 		n = usrsctp_sendv(u->so, buf, len, NULL, 0, &spa, sizeof(spa), SCTP_SENDV_SPA, 0);
 		if (n >= 0) {
 			*sent = (size_t)n;
+			if (mi->lifetime_ms > 0)
+				tp_usrsctp_timed(u, (size_t)n, mi->lifetime_ms);
 			return TP_OK;
 		}
 		e = errno;
@@ -946,7 +996,7 @@ tp_usrsctp_accept(struct tp_listener *l, struct tp_conn *c)
 		return TP_ERROR;
 	}
 	if (tp_usrsctp_connopts(so, &l->opts, l->err, sizeof(l->err)) == -1 ||
-	    tp_usrsctp_conn_new(c, so, l->err, sizeof(l->err)) == -1) {
+	    tp_usrsctp_conn_new(c, so, &l->opts, l->err, sizeof(l->err)) == -1) {
 		usrsctp_close(so);
 		return TP_ERROR;
 	}

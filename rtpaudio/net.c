@@ -64,7 +64,6 @@ rtpaudio_tp_opts(const struct rtpaudio_net *n, struct tp_opts *o)
 	o->frame_hdr = 2;    /* RFC 4571 */
 	o->udp_port = n->udp_port;
 	o->udp_remote_port = n->udp_remote_port;
-	o->sndbuf = n->sndbuf;
 	o->rto_min_ms = n->rto_min_ms;
 	o->rto_max_ms = n->rto_max_ms;
 }

@@ -367,7 +367,6 @@ struct rtpaudio_net {
 	const char *stack;          /* kernel, usrsctp */
 	uint16_t udp_port, udp_remote_port;
 	int ttl;
-	int sndbuf;                 /* bytes; 0: the stack's default */
 	uint32_t rto_min_ms, rto_max_ms; /* sctp, prsctp: the association's RTO bounds; 0: default */
 };
 void rtpaudio_net_init(struct rtpaudio_net *n, int sender);

@@ -275,31 +275,6 @@ send_raw(struct send *s, const uint8_t *p, size_t len, uint32_t lifetime_ms)
 static void send_conn(struct tp_conn *c, unsigned events, void *arg);
 static void send_conn_read(struct send *s);
 
-/* prsctp over usrsctp: a send buffer that holds about the lifetime + the playout delay of
- * the stream (what is in flight counts too; an RTT above the playout delay cannot work
- * anyway), at least 3 packets. usrsctp abandons an expired message that it has not sent
- * yet only when it needs room for a new one: its deep default buffer would hold seconds of
- * expired audio and send it late. The kernel abandons expired messages before it sends. */
-static void
-send_sndbuf(struct send *s)
-{
-	uint64_t bytes = 0, us = 0, b;
-	uint32_t ms = (s->lifetime_auto ? 0 : s->lifetime_ms) + s->playout_ms;
-	size_t i;
-
-	if (strcmp(s->net.transport, "prsctp") != 0 || strcmp(s->net.stack, "usrsctp") != 0 ||
-	    s->nfr == 0)
-		return;
-	for (i = 0; i < s->nfr; i++) {
-		bytes += s->fr[i].len;
-		us += (uint64_t)s->fr_samples[i] * 1000000 / s->fr_rate[i];
-	}
-	b = us > 0 ? bytes * 1000 * ms / us : 0; /* bytes/us * ms * 1000 */
-	if (b < 3 * s->mtu)
-		b = 3 * s->mtu;
-	s->net.sndbuf = b > (1u << 24) ? 1 << 24 : (int)b;
-}
-
 /* The connection is watched for the player's RTCP always, and for EV_WRITE while packets
  * wait; tp_watch only when that changes. */
 static int
@@ -998,7 +973,6 @@ send_main(int argc, char **argv)
 		if (s.rtcp_fd != -1 && ev_fd_set(s.loop, s.rtcp_fd, EV_READ, send_rtcp_udp, &s) == -1)
 			goto bad;
 	} else {
-		send_sndbuf(&s);
 		if ((s.c = rtpaudio_tp_connect(&s.net, s.dest, s.err, sizeof(s.err))) == NULL)
 			goto bad;
 		if (send_watch(&s, EV_READ) == -1) {

@@ -274,10 +274,13 @@ else
 	awk -v s="$fsl" -v p="$fpl" 'BEGIN { exit !(s != "" && p != "" && s >= 10 && p <= s / 2) }'
 	check $? "FEC at $lo: SCTP falls behind ($fsl packets after their play-out time), PR-SCTP tuned abandons instead ($fpl late; frames lost: SCTP $fsr %, PR-SCTP $fpr %)"
 fi
-# Where the link carries the FEC stream (SCTP's loss-free cell satisfactory). Below that,
-# netem's queue drops UDP's excess evenly, a packet here and there that FEC repairs, while
-# PR-SCTP's congestion control leaves the excess at the sender, where it expires in runs of
-# whole groups.
+# Where the link carries the FEC stream (SCTP's loss-free cell satisfactory), FEC (k=20 n=25:
+# 5 of 25 packets a group may go) repairs every loss up to 5 % over every transport: asserted.
+# The paper's "PR-SCTP beats UDP almost everywhere" is not: in two full runs every transport
+# was satisfactory up to 5 % there, and at 10 % all four hovered at the 1 % line (1 to 3 %),
+# so which won more cells was one draw's luck; pooled over those cells UDP lost fewer frames
+# (PR-SCTP's congestion control halves its rate at 10 % loss and the excess waits at the
+# sender). Reported, with the pooled loss, in the findings table.
 fits=$(awk -F, 'NR > 1 && $20 == 1 && $1 == "fec" && $2 == "sctp" && $4 == 0 && $19 == "true" { print $3 }' "$csv" | sort -n | paste -sd' ')
 nsat_at() { # FORMAT TRANSPORT RATES...: satisfactory cells at those rates
 	local f=$1 t=$2
@@ -285,8 +288,14 @@ nsat_at() { # FORMAT TRANSPORT RATES...: satisfactory cells at those rates
 	awk -F, -v f="$f" -v t="$t" -v rs=" $* " 'NR > 1 && $20 == 1 && $1 == f && $2 == t && $19 == "true" && index(rs, " " $3 " ") { n++ } END { print n + 0 }' "$csv"
 }
 fa=$(nsat_at fec prsctp-auto $fits) fb=$(nsat_at fec prsctp-200 $fits) fc=$(nsat_at fec udp $fits)
-[ -n "$fits" ] && [ $((fa > fb ? fa : fb)) -ge "$fc" ]
-check $? "FEC where the link carries the stream (SCTP satisfactory loss-free at: ${fits:-none} kbit/s): PR-SCTP satisfactory in as many cells as UDP or more (tuned $fa, 200 ms $fb, UDP $fc; all rates: $(nsat fec prsctp-auto), $(nsat fec prsctp-200), $(nsat fec udp))"
+# the FEC cells at those rates with at most 5 % loss that some transport failed
+fbad=$(awk -F, -v rs=" $fits " 'NR > 1 && $20 == 1 && $1 == "fec" && $4 <= 5 && index(rs, " " $3 " ") && $19 != "true" { printf "%s%s %s kbit/s %s %%", n++ ? ", " : "", $2, $3, $4 }' "$csv")
+# pooled: mean frames lost per transport over the FEC cells at those rates, every loss
+fpool() { awk -F, -v t="$1" -v rs=" $fits " 'NR > 1 && $20 == 1 && $1 == "fec" && $2 == t && index(rs, " " $3 " ") { s += $10; n++ } END { printf "%.2f", n ? s / n : -1 }' "$csv"; }
+fpu=$(fpool udp) fps=$(fpool sctp) fpp=$(fpool prsctp-200) fpa=$(fpool prsctp-auto)
+echo "# FEC where the link carries the stream: satisfactory cells PR-SCTP tuned $fa, 200 ms $fb, UDP $fc; frames lost pooled UDP $fpu %, SCTP $fps %, PR-SCTP 200 ms $fpp %, tuned $fpa %"
+[ -n "$fits" ] && [ -z "$fbad" ]
+check $? "FEC where the link carries the stream (SCTP satisfactory loss-free at: ${fits:-none} kbit/s): every transport satisfactory up to 5 % loss${fbad:+ (not: $fbad)}"
 a=$(nsat "" prsctp-auto) b=$(nsat "" prsctp-200)
 [ "$a" -ge "$b" ]
 check $? "PR-SCTP tuned for the playout delay (lifetime auto, RTO 200-$A5_PLAYOUT_MS ms) is satisfactory in as many cells as with a 200 ms lifetime or more ($a vs $b)"
@@ -345,7 +354,7 @@ cell() { # the transports satisfactory in one cell, as letters
 	d() { alldraws "$1" "$2" "$3" "$4" residual_frame_loss_pct; }
 	echo "| RFC 2250 | UDP only near-lossless with spare bandwidth; SCTP, PR-SCTP much better | at $hi, $lossy % loss, frames lost (median; draws): UDP $u % ($(d 2250 udp "$hi" "$lossy")), SCTP $s % ($(d 2250 sctp "$hi" "$lossy")), PR-SCTP tuned $p % ($(d 2250 prsctp-auto "$hi" "$lossy")) |"
 	echo "| RFC 3119 | UDP already tolerant; SCTP, PR-SCTP up to 5 % loss | at $hi, $lossy %: UDP $u3 % ($(d 3119 udp "$hi" "$lossy")), SCTP $s3 % ($(d 3119 sctp "$hi" "$lossy")), PR-SCTP tuned $p3 % ($(d 3119 prsctp-auto "$hi" "$lossy")); over UDP a lost packet costs ${a3:-?}x the frames it carried (RFC 2250: ${a2:-?}x, the bit reservoir), all lossy cells pooled |"
-	echo "| FEC | SCTP needs >= 260 kbit/s and does badly; PR-SCTP beats UDP almost everywhere | at $lo, 0 %: SCTP $fsr % ($(d fec sctp "$lo" 0)), PR-SCTP tuned $fpr % ($(d fec prsctp-auto "$lo" 0)), packets late SCTP $fsl, PR-SCTP tuned $fpl; satisfactory cells where the link carries the stream ($fits kbit/s) PR-SCTP tuned $fa, 200 ms $fb, UDP $fc (all rates: $(nsat fec prsctp-auto), $(nsat fec prsctp-200), $(nsat fec udp)) |"
+	echo "| FEC | SCTP needs >= 260 kbit/s and does badly; PR-SCTP beats UDP almost everywhere | at $lo, 0 %: SCTP $fsr % ($(d fec sctp "$lo" 0)), PR-SCTP tuned $fpr % ($(d fec prsctp-auto "$lo" 0)), packets late SCTP $fsl, PR-SCTP tuned $fpl; where the link carries the stream ($fits kbit/s) every transport satisfactory up to 5 % loss$([ -z "$fbad" ] || echo " but $fbad"); satisfactory cells there PR-SCTP tuned $fa, 200 ms $fb, UDP $fc (all rates: $(nsat fec prsctp-auto), $(nsat fec prsctp-200), $(nsat fec udp)), frames lost pooled over them UDP $fpu %, SCTP $fps %, PR-SCTP 200 ms $fpp %, tuned $fpa %: PR-SCTP does not beat UDP here |"
 	echo
 	echo "CPU check: unshaped TCP between the hosts $unshaped Mbit/s (the fastest link is $hi); $idle % of the"
 	echo "CPU idle while the $lanes lanes streamed; the senders' timers were at most $late ms late (playout delay"
@@ -363,10 +372,14 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "in flight). Where the FEC stream does not fit the link, UDP's excess is dropped evenly by the link's"
 	echo "queue (FEC repairs a packet here and there) while PR-SCTP's congestion control keeps it at the"
 	echo "sender, where it expires in runs of whole groups: there UDP wins (a sender that drops parity first"
-	echo "when the association falls behind would not lose whole groups; not done). The tuned lifetime takes"
-	echo "half the RTT's growth as the one-way growth: right for a longer path, too little where the queue"
-	echo "is on the way out only (a link narrower than the stream), so there some packets still come late"
-	echo "(FEC near its boundary; rtpaudio(1), \"A limit\"). Data: 05-audio.csv (one"
+	echo "when the association falls behind would not lose whole groups; not done). Where it fits, FEC"
+	echo "repairs up to 5 % loss over every transport, and at 10 % UDP's FEC stream keeps its rate while"
+	echo "SCTP's congestion control halves PR-SCTP's, whose excess then waits at the sender: so the paper's"
+	echo "PR-SCTP-over-UDP gain for FEC does not show here (it judged by ear, on a 2.6.10 kernel). The tuned"
+	echo "lifetime takes half the RTT's growth as the one-way growth: right for a longer path, too little"
+	echo "where the queue is on the way out only (a link narrower than the stream); the player's reports of"
+	echo "late packets cut it further, a round trip late, so some packets still come late where the queue"
+	echo "builds up fast (FEC near its boundary; rtpaudio(1), \"A limit\"). Data: 05-audio.csv (one"
 	echo "row per stream, column draw), 05-audio-boundary.csv, raw/ (each stream's statistics)."
 } >"$EXP_OUT/report.md"
 echo "# experiment 05 took $(($(date +%s) - t_start)) s"
