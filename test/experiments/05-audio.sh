@@ -328,7 +328,7 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "(rtpaudio(1)): satisfactory when at most 1 % of the frames are lost and no gap is longer than 200 ms;"
 	echo "the paper judged by ear. Transports: U = UDP, S = SCTP (unordered), P = PR-SCTP lifetime 200 ms,"
 	echo "A = PR-SCTP tuned for the playout delay: \`--lifetime auto\` (the playout delay less half the RTT's"
-	echo "growth and twice the jitter) and \`--rto-min 200 --rto-max ${A5_PLAYOUT_MS}\` (S and P keep the stack's RTO, min 1 s,"
+	echo "growth, twice the jitter and what the player's reports of late packets took off) and \`--rto-min 200 --rto-max ${A5_PLAYOUT_MS}\` (S and P keep the stack's RTO, min 1 s,"
 	echo "as the paper's kernel did). The tables show each cell's first draw of random losses; the cells the"
 	echo "findings compare were measured $A5_DRAWS times and are compared by their median (every draw listed)."
 	echo "$( [ "$QUICK" = 1 ] && echo "Quick run: a 2 x 2 grid." ) $njobs streams in $((t1 - t0)) s."
