@@ -662,13 +662,17 @@ tp_usrsctp_finish(struct tp_conn *c)
 	}
 }
 
-/* Give the send buffer room for a message larger than it: a message is taken whole. */
+/* Give the send buffer room for a message larger than it: a message is taken whole. The
+ * size is recorded for tp_usrsctp_timed, which sets its own again at its next window. */
 static int
 tp_usrsctp_grow(struct tp_usrsctp_conn *u, size_t len)
 {
 	int size = len > INT_MAX / 2 ? INT_MAX : (int)(2 * len);
 
-	return usrsctp_setsockopt(u->so, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	if (usrsctp_setsockopt(u->so, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size)) == -1)
+		return -1;
+	u->timed_sndbuf = size;
+	return 0;
 }
 
 /* Timed reliability (PR-SCTP's lifetime). The kernel abandons an expired message before it
