@@ -155,6 +155,19 @@ peer() {
 	timeout 40 "$P" --timeout 30 "$@"
 }
 
+# peer_first ARGS...: the first peer against an example server just started, its output in
+# $tmp/c.out and c.err. The server binds its UDP port (what start waits for) before it
+# listens, and prints nothing when it does: an association refused is tried again, 5 s at most.
+peer_first() {
+	local i
+	for i in $(seq 1 25); do
+		peer "$@" >"$tmp/c.out" 2>"$tmp/c.err" && return 0
+		grep -q 'could not be started' "$tmp/c.err" || return 1
+		sleep 0.2
+	done
+	return 1
+}
+
 echo "1..$PLAN"
 echo "# tp_peer: $P; examples: $E; UDP ports $base..$((base + 23))"
 
@@ -164,8 +177,8 @@ start echo_server "$e1" "$E/echo_server" "$e1" "$e2"
 echo_pid=$last
 
 t_echo_text() {
-	peer --udp-port "$e2" --udp-remote-port "$e1" --stream 3 --ppid 42 \
-	    send usrsctp 127.0.0.1:7 hello "second message" >"$tmp/c.out" 2>"$tmp/c.err" &&
+	peer_first --udp-port "$e2" --udp-remote-port "$e1" --stream 3 --ppid 42 \
+	    send usrsctp 127.0.0.1:7 hello "second message" &&
 	grep -qx 'reply stream=3 ppid=42 len=5: hello' "$tmp/c.out" &&
 	grep -qx 'reply stream=3 ppid=42 len=14: second message' "$tmp/c.out"
 }
@@ -194,8 +207,8 @@ start discard_server "$d1" "$E/discard_server" "$d1" "$d2"
 discard_pid=$last
 t_discard() {
 	local f="$tmp/discard_server.out"
-	peer --udp-port "$d2" --udp-remote-port "$d1" --stream 2 --ppid 258 --no-reply \
-	    send usrsctp 127.0.0.1:9 one twotwo "three three" >"$tmp/c.out" 2>"$tmp/c.err" &&
+	peer_first --udp-port "$d2" --udp-remote-port "$d1" --stream 2 --ppid 258 --no-reply \
+	    send usrsctp 127.0.0.1:9 one twotwo "three three" &&
 	wait_line "$f" 'Msg of length 11 ' &&
 	grep -aq 'Msg of length 3 .* on stream 2 .*PPID 258,' "$f" &&
 	grep -aq 'Msg of length 6 .* on stream 2 .*PPID 258,' "$f" &&
@@ -210,8 +223,7 @@ y1=$((base + 4)) y2=$((base + 5))
 start daytime_server "$y1" "$E/daytime_server" "$y1" "$y2"
 daytime_pid=$last
 t_daytime() {
-	peer --udp-port "$y2" --udp-remote-port "$y1" get usrsctp 127.0.0.1:13 \
-	    >"$tmp/c.out" 2>"$tmp/c.err" &&
+	peer_first --udp-port "$y2" --udp-remote-port "$y1" get usrsctp 127.0.0.1:13 &&
 	grep -Eq '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]{4}$' \
 	    "$tmp/c.out"
 }
