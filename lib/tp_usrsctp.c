@@ -880,14 +880,23 @@ tp_usrsctp_reset_stream(struct tp_conn *c, uint16_t stream)
 	return TP_OK;
 }
 
-/* SO_LINGER 0: usrsctp_close sends an ABORT rather than a SHUTDOWN that cannot complete. */
+/* The ABORT goes now, with the socket still ours (SCTP_ABORT on a send), and the close that
+ * follows has no association left. An ABORT sent by usrsctp_close itself (SO_LINGER 0) races
+ * with the stack's receive thread: a packet of the association processed during the close
+ * takes and drops a reference to the socket being freed, and the socket is freed twice
+ * (usrsctp issues 676 and 709; seen under ASan). SO_LINGER 0 stays for when the send fails. */
 static void
 tp_usrsctp_abort(struct tp_conn *c)
 {
 	struct tp_usrsctp_conn *u = c->impl;
 	struct linger l = { 1, 0 };
+	struct sctp_sndinfo si;
 
-	if (u != NULL)
+	if (u == NULL)
+		return;
+	memset(&si, 0, sizeof(si));
+	si.snd_flags = SCTP_ABORT;
+	if (usrsctp_sendv(u->so, "", 0, NULL, 0, &si, sizeof(si), SCTP_SENDV_SNDINFO, 0) == -1)
 		(void)usrsctp_setsockopt(u->so, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 }
 

@@ -1,5 +1,7 @@
 /* abort_peer.c: a usrsctp client that asks sctphttpd for a file on several streams, reads
- * part of the answers, then aborts the association (SO_LINGER 0 close: an ABORT chunk). */
+ * part of the answers, then aborts the association: an ABORT chunk sent with SCTP_ABORT, and the
+ * socket closed once the association is gone (a close with SO_LINGER 0 sends the ABORT itself,
+ * and races there with the receive thread: usrsctp issues 676 and 709). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +26,6 @@ main(int argc, char **argv)
 	struct sctp_initmsg im;
 	struct sockaddr_in sin;
 	struct sctp_sndinfo si;
-	struct linger l = { 1, 0 };
 	struct socket *so;
 	char req[512], buf[65536];
 	long want, got = 0;
@@ -80,13 +81,15 @@ main(int argc, char **argv)
 			die("recv (the server closed first)");
 		got += n;
 	}
-	if (usrsctp_setsockopt(so, SOL_SOCKET, SO_LINGER, &l, sizeof(l)) < 0)
-		die("SO_LINGER");
-	usrsctp_close(so);
+	memset(&si, 0, sizeof(si));
+	si.snd_flags = SCTP_ABORT;
+	if (usrsctp_sendv(so, "", 0, NULL, 0, &si, sizeof(si), SCTP_SENDV_SNDINFO, 0) < 0)
+		die("send SCTP_ABORT");
 	printf("aborted after %ld bytes\n", got);
 	fflush(stdout);
-	/* let the ABORT leave before the stack goes */
+	/* the receive thread done with what it had of the association, and the ABORT gone */
 	usleep(200000);
+	usrsctp_close(so);
 	while (usrsctp_finish() != 0)
 		usleep(100000);
 	return 0;

@@ -51,6 +51,11 @@ raw() {
 	[ $rc -ne 124 ]
 }
 
+# Under 10 % loss an association can go a whole RTO.max (60 s, kernel and usrsctp) without
+# progress: timeouts back the RTO off, and one without an RTT sample between does not reset it.
+# The limits of a lossy run (httpload --timeout, sctphttpd --idle-timeout) are above two of them.
+LOSS_TIMEOUT=150
+
 nfds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 
@@ -71,12 +76,13 @@ result_reset() {
 
 # load_verified NAME PREFIX SERVER ARGS...: httpload --json with --verify-manifest $tmp/manifest
 # against SERVER port $tp, run under PREFIX (e.g. "ip netns exec NS", or empty); sets replies,
-# errors, corrupt and content from its JSON; 0 when it exited 0 with no error and no corrupt body
+# errors, corrupt and content from its JSON; 0 when it exited 0 with no error and no corrupt body.
+# A connection fails after $LOAD_TIMEOUT s without progress (default 60; see LOSS_TIMEOUT).
 load_verified() {
-	local name=$1 pre=$2 srv=$3 rc
+	local name=$1 pre=$2 srv=$3 rc to=${LOAD_TIMEOUT:-60}
 	shift 3
 	# shellcheck disable=SC2086
-	timeout 300 $pre "$LD" --server "$srv" --port $tp --timeout 60 --json \
+	timeout $((4 * to + 60)) $pre "$LD" --server "$srv" --port $tp --timeout $to --json \
 	    --verify-manifest "$tmp/manifest" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
 	rc=$?
 	replies=$(grep -o '"replies":[0-9]*' "$tmp/$name.json" | cut -d: -f2)

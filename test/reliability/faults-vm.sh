@@ -117,12 +117,13 @@ $Sx ip addr add 10.8.0.1/24 dev r-srv && $Sx ip link set r-srv up && $Sx ip link
     $Cx ip addr add 10.8.0.2/24 dev r-cli && $Cx ip link set r-cli up && $Cx ip link set lo up &&
     $Sx tc qdisc add dev r-srv root netem loss 10% && $Cx tc qdisc add dev r-cli root netem loss 10%
 ok $? "veth pair between two namespaces, netem loss 10 % on both ends"
-$Sx "$H" -L sctp:10.8.0.1:$tp -L tcp:10.8.0.1:$tp -d "$doc" >"$tmp/l.out" 2>"$tmp/l.err" &
+$Sx "$H" -L sctp:10.8.0.1:$tp -L tcp:10.8.0.1:$tp -d "$doc" --idle-timeout $LOSS_TIMEOUT \
+    >"$tmp/l.out" 2>"$tmp/l.err" &
 lsrv=$!
 pids="$pids $lsrv"
 sleep 1
 lossy() { # lossy NAME ARGS...
-	load_verified "$1" "$Cx" 10.8.0.1 "${@:2}"
+	LOAD_TIMEOUT=$LOSS_TIMEOUT load_verified "$1" "$Cx" 10.8.0.1 "${@:2}"
 }
 lossy tcp --uri /100k.bin --num-conns 5 --num-calls 10
 rc=$?

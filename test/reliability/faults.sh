@@ -182,12 +182,12 @@ if ip netns add $ns 2>/dev/null; then
 	    $X nft add rule inet loss in numgen random mod 100 '<' 10 counter drop
 	ok $? "10 % loss on the loopback of namespace $ns (nftables numgen)"
 	$X "$H" -L tcp:127.0.0.1:$tp -L usrsctp:127.0.0.1:$tp --udp-port $su --udp-remote-port $cu \
-	    -d "$doc" >"$tmp/loss.out" 2>"$tmp/loss.err" &
+	    -d "$doc" --idle-timeout $LOSS_TIMEOUT >"$tmp/loss.out" 2>"$tmp/loss.err" &
 	lsrv=$!
 	pids="$pids $lsrv"
 	sleep 1
 	lossy() { # lossy NAME ARGS...: httpload --verify in the namespace; 0: nothing lost
-		load_verified "$1" "$X" 127.0.0.1 "${@:2}"
+		LOAD_TIMEOUT=$LOSS_TIMEOUT load_verified "$1" "$X" 127.0.0.1 "${@:2}"
 	}
 	lossy tcp --uri /100k.bin --num-conns 10 --num-calls 20
 	rc=$?
