@@ -88,9 +88,7 @@ multipath() {
 
 # --- is the emulated CPU the bottleneck? ---
 tcp_unshaped=$(lab_unshaped_mbit)
-# (SCTP twice, keeping the better: a shared host's load only ever lowers it)
-sctp_unshaped=$({ lab_unshaped measure sctp-p1 oneway 1.5; lab_unshaped measure sctp-p1 oneway 1.5; } |
-	awk -F, '$4 > m { m = $4 } END { printf "%.1f\n", m / 1000 }')
+sctp_unshaped=$(exp_unshaped_mbit 2 measure sctp-p1 oneway 1.5)
 echo "unshaped path 1 (delay only): TCP $tcp_unshaped Mbit/s (iperf3), SCTP $sctp_unshaped Mbit/s (msgperf oneway, $SIZE B)" >>"$EXP_OUT/params.txt"
 
 # --- measure ---
@@ -110,6 +108,16 @@ done
 errors=$(awk -F, 'NR > 1 && $9 != ""' "$raw")
 [ -z "$errors" ]
 check $? "every measurement worked${errors:+ (failed: $(echo "$errors" | cut -d, -f1,2,9 | tr '\n' ' '))}"
+
+# SCTP's unshaped rate again if it was low: a busy host at the start (CI once measured 12.8
+# Mbit/s there and 38 a minute before) says nothing of the measurements; the better of the two.
+sctp_unshaped_note=
+if ! awk_test 's >= 1.5 * 11' s="$sctp_unshaped"; then
+	again=$(exp_unshaped_mbit 2 measure sctp-p1 oneway 1.5)
+	sctp_unshaped_note=" (before the measurements $sctp_unshaped, after them $again Mbit/s)"
+	echo "unshaped SCTP again after the measurements: $again Mbit/s" >>"$EXP_OUT/params.txt"
+	sctp_unshaped=$(exp_max "$sctp_unshaped" "$again")
+fi
 
 declare -A R
 {
@@ -202,7 +210,7 @@ exp_plot 03-failover-table 1000 520
 awk_test 'u >= 3 * 11' u="$tcp_unshaped"
 check $? "the emulator's CPU is not the bottleneck for TCP: unshaped $tcp_unshaped Mbit/s >= 3 x 11"
 awk_test 's >= 1.5 * 11' s="$sctp_unshaped"
-check $? "nor for SCTP: unshaped $sctp_unshaped Mbit/s >= 1.5 x 11"
+check $? "nor for SCTP: unshaped $sctp_unshaped Mbit/s >= 1.5 x 11$sctp_unshaped_note"
 s1=${R[sctp-pmr1,throughput]:-} tm=${R[tcpm,throughput]:-}
 awk_test 's > t' s="$s1" t="$tm"
 check $? "SCTP multipath throughput exceeds TCPM's (path_max_retrans 1: $(fmt "$s1") > $(fmt "$tm") kbit/s; paper 1750 > 1064)"
@@ -250,7 +258,7 @@ secs=$(($(date +%s) - t_start))
 	echo "![Ours beside the paper's](results/03-failover-table.png)"
 	echo
 	echo "**CPU.** With path 1 unshaped (delay only) TCP moved $tcp_unshaped Mbit/s (iperf3) and SCTP"
-	echo "$sctp_unshaped Mbit/s (msgperf, one way, $SIZE-byte messages) $(exp_where), against the 10 and"
+	echo "$sctp_unshaped Mbit/s$sctp_unshaped_note (msgperf, one way, $SIZE-byte messages) $(exp_where), against the 10 and"
 	if awk_test 's >= 1.5 * 11' s="$sctp_unshaped"; then
 		echo "11 Mbit/s of the paths: the paths, not the CPU, set these rates."
 	else

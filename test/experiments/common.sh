@@ -71,6 +71,22 @@ exp_server() {
 	return 1
 }
 
+# exp_unshaped_mbit N CMD...: CMD (msgperf CSV lines on stdout, kbit/s in the 4th field) run N
+# times with the link unshaped (lab_unshaped); the best, in Mbit/s. The best, because a shared
+# host's load only ever lowers it: TCG's speed follows the host's idle cores.
+exp_unshaped_mbit() {
+	local n=$1
+	shift
+	while [ "$n" -gt 0 ]; do
+		lab_unshaped "$@"
+		n=$((n - 1))
+	done |
+		awk -F, '$4 > m { m = $4 } END { printf "%.1f\n", m / 1000 }'
+}
+
+# exp_max A B: the larger of two numbers
+exp_max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
+
 # exp_kill PID: stop a background job (a server) and reap it
 exp_kill() {
 	kill "$1" 2>/dev/null
