@@ -118,7 +118,7 @@ ok $? "directory without a slash: 301 to the slash"
 ok $? "index.html served for its directory"
 
 curl -sv "$U/first.txt" "$U/second.txt" >"$tmp/ka.out" 2>"$tmp/ka.err"
-grep -qi 'Re-using existing connection' "$tmp/ka.err" && [ "$(cat "$tmp/ka.out")" = "first
+grep -qiE 'Re-?using existing (http: )?connection' "$tmp/ka.err" && [ "$(cat "$tmp/ka.out")" = "first
 second" ]
 ok $? "keep-alive: curl fetches two URLs on one connection"
 
