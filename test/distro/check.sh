@@ -95,6 +95,10 @@ deb $mirror $release-updates main
 deb $sec $release-security main
 EOF2
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# the chroot's / a mount point of its own, as on a real machine: `ip netns exec` makes / a slave
+# mount and fails (EINVAL) when / is just a directory
+mount --bind "$root" "$root"
+mounted+=("$root")
 for m in proc sys dev dev/pts; do
 	mount --bind "/$m" "$root/$m"
 	mounted+=("$root/$m")
