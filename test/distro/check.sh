@@ -129,7 +129,10 @@ fi
 if [ $tests = 1 ]; then
 	log "$release: ./run-tests (log: $out/tests.log)"
 	t=$SECONDS
-	# its own network namespace: the tests' fixed ports meet nobody else's servers
+	# Its own network namespace: the tests' fixed ports meet nobody else's servers. What the
+	# tests fetch from Debian (the sources patches/ adapts) is fetched before, with the network.
+	in_root "scripts/setup.sh >/dev/null && patches/apply -q" \
+		</dev/null >"$out/fetch.log" 2>&1 || log "fetching before the tests failed (see $out/fetch.log)"
 	if unshare -n -- bash -c "ip link set lo up && $(declare -f in_root); root=$root; in_root ./run-tests" \
 		</dev/null >"$out/tests.log" 2>&1; then
 		rc=0
