@@ -1088,6 +1088,9 @@ test_range(void **state)
 	range_ok("bytes=-2000", 1000, 0, 999);
 	range_ok("bytes=0-5000", 1000, 0, 999);
 	range_ok("bytes=999-999", 1000, 999, 999);
+	/* the last byte position at the edge: size - 1 kept, size clamped to size - 1 */
+	range_ok("bytes=0-999", 1000, 0, 999);
+	range_ok("bytes=0-1000", 1000, 0, 999);
 	range_ok("bytes=0-0", 1, 0, 0);
 	range_ok("Bytes=1-2", 1000, 1, 2);
 	range_ok("bytes= 1-2 ,", 1000, 1, 2);

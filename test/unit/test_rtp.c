@@ -306,6 +306,17 @@ test_2250_fragments(void **state)
 	assert_int_equal(fmt_2250_depack(&d, pkt, len, 2, 101, sink_cb, &s), 0);
 	assert_int_equal(s.n, 0);
 	assert_true(d.fragments_dropped > 0);
+	/* in sequence, same timestamp, but its offset is not where the frame stands: dropped */
+	fmt_2250_depack_init(&d);
+	off = 0;
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	assert_int_equal(fmt_2250_depack(&d, pkt, len, 10, 200, sink_cb, &s), 0);
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	pkt[3] ^= 1;
+	assert_int_equal(d.fragments_dropped, 0);
+	fmt_2250_depack(&d, pkt, len, 11, 200, sink_cb, &s);
+	assert_true(d.fragments_dropped > 0);
+	assert_int_equal(s.n, 0);
 	assert_int_equal(fmt_2250_pack(&fr[0], NFR, &off, pkt, FMT_2250_HDR, &used), 0);
 }
 

@@ -662,6 +662,49 @@ test_frame_flush_error(void **state)
 	free(tx);
 }
 
+/* Messages taken while the socket was full wait in the framing layer's queue: once the peer
+ * reads again they arrive whole, in order, byte for byte. */
+static void
+test_frame_backpressure(void **state)
+{
+	unsigned char *tx = malloc(BIG), *rx = malloc(2 * BIG);
+	struct tp_msginfo mi = { 0 }, got;
+	char err[TP_ERRLEN];
+	struct tp_conn *c;
+	size_t sent;
+	int rc, n = 0, i, pieces;
+
+	(void)state;
+	if (!type_is_framed()) {
+		free(tx);
+		free(rx);
+		return;
+	}
+	assert_true(tx && rx);
+	stall_server = 1;
+	if ((c = client_open(10, err, sizeof(err))) == NULL)
+		fail_msg("connect: %s", err);
+	do {
+		fill(tx, BIG, 20u + (unsigned)n);
+		if ((rc = tp_send(c, tx, BIG, &mi, &sent)) == TP_OK)
+			n++;
+		step();
+	} while (rc == TP_OK && n < 200);
+	assert_int_equal(rc, TP_RETRY);
+	assert_true(n > 1 && nechoes == 1);
+	stall_server = 0;
+	assert_int_equal(tp_watch(echoes[0]->c, loop, EV_READ, echo_ev, echoes[0]), TP_OK);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(client_recv(c, rx, 2 * BIG, BIG, &got, &pieces), BIG);
+		fill(tx, BIG, 20u + (unsigned)i);
+		assert_memory_equal(tx, rx, BIG);
+	}
+	print_message("# %d messages queued behind a full socket, all back intact\n", n);
+	tp_conn_free(c);
+	free(tx);
+	free(rx);
+}
+
 static void
 test_refused(void **state)
 {
@@ -736,6 +779,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_send_peer_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_flush_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_backpressure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_in_use, setup, teardown),
 		cmocka_unit_test(test_bad_input),
