@@ -13,14 +13,8 @@ grep -q 'define HAVE_USRSCTP 1' "$top_builddir/config.h" || { ok 1 "usrsctp not 
 
 scratch httpd-draft
 chmod 755 "$tmp"
-udp_free() {
-	! ss -Huan "sport = :$1" 2>/dev/null | grep -q .
-}
-for try in $(seq 1 30); do
-	base=$((40000 + (RANDOM % 1000) * 4))
-	udp_free $base && udp_free $((base + 1)) && break
-done
-su=$base cu=$((base + 1)) sport=$((20000 + RANDOM % 20000))
+udp_base 2
+su=$udp_base cu=$((udp_base + 1)) sport=$((20000 + RANDOM % 20000))
 
 doc=$tmp/doc
 mkdir -p "$doc/cgi-bin/sub" "$doc/deep/a/b" "$doc/slow" "$doc/min"

@@ -511,23 +511,34 @@ test_fewer_streams(void **state)
 	tp_conn_free(c);
 }
 
+/* A connection whose peer (the server) drops it on the first message, which is sent. */
+static struct tp_conn *
+client_to_gone_peer(unsigned char *tx, size_t len, unsigned seed)
+{
+	struct tp_msginfo mi = { 0 };
+	char err[TP_ERRLEN];
+	struct tp_conn *c;
+
+	close_after_first = 1;
+	if ((c = client_open(10, err, sizeof(err))) == NULL)
+		fail_msg("connect: %s", err);
+	fill(tx, len, seed);
+	client_send(c, tx, len, &mi);
+	return c;
+}
+
 /* The peer goes away mid-transfer: recv says so (EOF or error), never hangs or crashes. */
 static void
 test_peer_gone(void **state)
 {
 	unsigned char tx[1000];
 	struct tp_msginfo mi = { 0 };
-	char err[TP_ERRLEN];
 	struct tp_conn *c;
 	uint64_t end = ev_clock_us() + 30000000;
 	int rc = TP_RETRY;
 
 	(void)state;
-	close_after_first = 1;
-	if ((c = client_open(10, err, sizeof(err))) == NULL)
-		fail_msg("connect: %s", err);
-	fill(tx, sizeof(tx), 5);
-	client_send(c, tx, sizeof(tx), &mi);
+	c = client_to_gone_peer(tx, sizeof(tx), 5);
 	while (ev_clock_us() < end) {
 		unsigned char rx[100];
 		size_t got;
@@ -546,17 +557,12 @@ test_send_peer_gone(void **state)
 {
 	unsigned char tx[1000];
 	struct tp_msginfo mi = { 0 };
-	char err[TP_ERRLEN];
 	struct tp_conn *c;
 	uint64_t end = ev_clock_us() + 10000000;
 	int rc = TP_RETRY, sends = 0;
 
 	(void)state;
-	close_after_first = 1;
-	if ((c = client_open(10, err, sizeof(err))) == NULL)
-		fail_msg("connect: %s", err);
-	fill(tx, sizeof(tx), 6);
-	client_send(c, tx, sizeof(tx), &mi);
+	c = client_to_gone_peer(tx, sizeof(tx), 6);
 	while (ev_clock_us() < end) {
 		size_t sent = 0;
 		rc = tp_send(c, tx, sizeof(tx), &mi, &sent);
