@@ -1088,6 +1088,9 @@ test_range(void **state)
 	range_ok("bytes=-2000", 1000, 0, 999);
 	range_ok("bytes=0-5000", 1000, 0, 999);
 	range_ok("bytes=999-999", 1000, 999, 999);
+	/* the last byte position at the edge: size - 1 kept, size clamped to size - 1 */
+	range_ok("bytes=0-999", 1000, 0, 999);
+	range_ok("bytes=0-1000", 1000, 0, 999);
 	range_ok("bytes=0-0", 1, 0, 0);
 	range_ok("Bytes=1-2", 1000, 1, 2);
 	range_ok("bytes= 1-2 ,", 1000, 1, 2);
@@ -1637,6 +1640,18 @@ test_chunked_errors(void **state)
 	chunk_case(big, n, C_ERROR, "", 0, "", 0);
 	memset(big, '0', n);
 	chunk_case(big, n, C_ERROR, "", 0, "", 0);
+	/* At the bound: a size line of exactly HTTP_CHUNK_LINE_MAX bytes (its CRLF included)
+	 * is taken, one byte more is refused. */
+	for (n = HTTP_CHUNK_LINE_MAX; n <= HTTP_CHUNK_LINE_MAX + 1; n++) {
+		static const char tail[] = "\r\nhello\r\n0\r\n\r\n";
+		memcpy(big, "5;", 2);
+		memset(big + 2, 'x', n - 4);
+		memcpy(big + n - 2, tail, sizeof(tail) - 1);
+		if (n == HTTP_CHUNK_LINE_MAX)
+			chunk_case(big, n + sizeof(tail) - 3, C_DONE, "hello", 5, "", 0);
+		else
+			chunk_case(big, n + sizeof(tail) - 3, C_ERROR, "", 0, "", 0);
+	}
 }
 
 static void

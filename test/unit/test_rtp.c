@@ -306,6 +306,17 @@ test_2250_fragments(void **state)
 	assert_int_equal(fmt_2250_depack(&d, pkt, len, 2, 101, sink_cb, &s), 0);
 	assert_int_equal(s.n, 0);
 	assert_true(d.fragments_dropped > 0);
+	/* in sequence, same timestamp, but its offset is not where the frame stands: dropped */
+	fmt_2250_depack_init(&d);
+	off = 0;
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	assert_int_equal(fmt_2250_depack(&d, pkt, len, 10, 200, sink_cb, &s), 0);
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	pkt[3] ^= 1;
+	assert_int_equal(d.fragments_dropped, 0);
+	fmt_2250_depack(&d, pkt, len, 11, 200, sink_cb, &s);
+	assert_true(d.fragments_dropped > 0);
+	assert_int_equal(s.n, 0);
 	assert_int_equal(fmt_2250_pack(&fr[0], NFR, &off, pkt, FMT_2250_HDR, &used), 0);
 }
 
@@ -417,6 +428,40 @@ test_jitter(void **state)
 	jitter_free(NULL);
 }
 
+/* The window's edge: next + SLOTS - 1 is kept, next + SLOTS (the slot of next, being played)
+ * is refused; neither disturbs the packet in its turn. */
+static void
+test_jitter_window(void **state)
+{
+	struct jitter *j = jitter_new(100);
+	const struct jitter_pkt *k;
+	uint64_t next;
+	uint8_t a[4] = { 1, 2, 3, 4 }, b[4] = { 9, 9, 9, 9 };
+	uint16_t first = 65000, edge = (uint16_t)(first + JITTER_SLOTS - 1);
+
+	(void)state;
+	assert_non_null(j);
+	assert_int_equal(jitter_put(j, first, 0, a, 4, 1000000), 0);
+	assert_int_equal(jitter_put(j, edge, 1800u * (JITTER_SLOTS - 1), b, 4, 1000000), 0);
+	assert_int_equal(jitter_put(j, (uint16_t)(edge + 1), 1800u * JITTER_SLOTS, b, 4, 1000000),
+	    1);
+	assert_int_equal(j->too_big, 1);
+	assert_int_equal(j->received, 2);
+	k = jitter_get(j, 1100000, 0, &next);
+	assert_non_null(k);
+	assert_int_equal(k->seq, first);
+	assert_int_equal(k->len, 4);
+	assert_memory_equal(k->data, a, 4);
+	jitter_release(j);
+	/* one step on, the edge moves by one */
+	assert_int_equal(jitter_put(j, (uint16_t)(edge + 1), 1800u * JITTER_SLOTS, b, 4, 1100000),
+	    0);
+	assert_int_equal(jitter_put(j, (uint16_t)(edge + 2), 1800u * (JITTER_SLOTS + 1), b, 4,
+	    1100000), 1);
+	assert_int_equal(j->too_big, 2);
+	jitter_free(j);
+}
+
 static void
 fuzz_cb(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
 {
@@ -487,6 +532,7 @@ main(void)
 		cmocka_unit_test(test_2250_fragments),
 		cmocka_unit_test(test_2250_malformed),
 		cmocka_unit_test(test_jitter),
+		cmocka_unit_test(test_jitter_window),
 		cmocka_unit_test(test_fuzz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
