@@ -98,6 +98,9 @@ struct strm {
 	size_t in_len, in_cap;
 	uint64_t head_since;          /* us: an incomplete head is waiting since then, 0 = none */
 	uint64_t body_skip;           /* request content still to discard */
+	int chunked;                  /* the request content is chunked: decoded by chunk */
+	struct http_chunked chunk;
+	uint64_t chunk_total;         /* content decoded so far, bounded by --cgi-max-body */
 	struct resp *rq, **rq_tail;   /* responses in request order */
 	unsigned nresp;
 	struct strm *out_next;        /* ring of streams with output (message transports) */
@@ -155,9 +158,12 @@ size_t throttle_allow(struct resp *r, size_t want, uint64_t now, uint64_t *wait_
 void throttle_take(struct resp *r, size_t n);
 
 /* cgi.c: -c PATTERN */
+#define CGI_LEN_CHUNKED UINT64_MAX    /* clen of chunked content: until cgi_body_end */
 int cgi_start(struct strm *s, const struct http_request *req, const char *path,
     const char *script_name, const struct stat *st, uint64_t clen, struct resp *r, int conn_close);
 void cgi_body(struct cgi *c, const char *data, size_t n);
+void cgi_body_end(struct cgi *c);
+void cgi_refuse(struct cgi *c, int status);
 void cgi_drained(struct cgi *c);
 int cgi_finished(const struct cgi *c);
 int cgi_aborted(const struct cgi *c);

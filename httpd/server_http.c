@@ -498,15 +498,13 @@ static void
 http_cgi(struct strm *s, const struct http_request *req, const struct http_framing *fr,
     const char *path, const char *upath, const struct stat *st, int conn_close)
 {
-	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length : 0;
+	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length :
+	    fr->body == HTTP_BODY_CHUNKED ? CGI_LEN_CHUNKED : 0;
 	struct resp *r;
 	int status;
 
-	if (fr->body == HTTP_BODY_CHUNKED) {
-		http_error_page(s, req, 411, 1, NULL, 0); /* RFC 3875 wants CONTENT_LENGTH */
-		return;
-	}
-	if (clen > server_config()->cgi_max_body) {
+	/* Chunked content is counted against the limit as it is decoded (server.c). */
+	if (clen != CGI_LEN_CHUNKED && clen > server_config()->cgi_max_body) {
 		http_error_page(s, req, 413, 1, NULL, 0);
 		server_close_after(s, 0);
 		return;

@@ -145,7 +145,7 @@ struct http_chunked {
 	size_t trailer_bytes;    /* bytes of the trailer section, bounded */
 };
 
-#define HTTP_CHUNK_LINE_MAX 4096   /* chunk-size line with extensions */
+#define HTTP_CHUNK_LINE_MAX 4096   /* chunk-size line with extensions, line end not counted */
 #define HTTP_TRAILER_MAX    16384  /* trailer section */
 
 #define HTTP_DATE_LEN 29 /* "Sun, 06 Nov 1994 08:49:37 GMT" */

@@ -48,7 +48,7 @@ now() { date +%s%N; }
 secs() { awk "BEGIN { printf \"%.2f\", ($2 - $1) / 1e9 }"; }
 within() { awk "BEGIN { exit !($1 >= $2 && $1 <= $3) }"; }
 
-start main -p 0 -h 127.0.0.1 -d "$doc" -c '/cgi-bin/*' --cgi-timeout 6 -l "$tmp/access.log"
+start main -p 0 -h 127.0.0.1 -d "$doc" -c '/cgi-bin/*' --cgi-timeout 6 --cgi-max-body 65536 -l "$tmp/access.log"
 ok $? "starts with -c on TCP"
 U=http://127.0.0.1:$port
 
@@ -60,5 +60,35 @@ for how in "-H Connection:close" "--http1.0" "--http1.1"; do
 	[ "$got" = "len=2 body=ab" ] && within "$(secs $t0 $t1)" 0 2
 	ok $? "CGI POST with curl $how: '$got' in $(secs $t0 $t1) s (the limit is 6 s)"
 done
+
+# --- defect 2: chunked request content is decoded (RFC 9112 §7.1) ----------------------------
+got=$(curl -s -m 10 -H 'Transfer-Encoding: chunked' -d hello-chunks "$U/cgi-bin/echo.cgi")
+[ "$got" = "len=12 body=hello-chunks" ]
+ok $? "curl's chunked POST to a CGI program: '$got'"
+got=$(raw 'POST /cgi-bin/echo.cgi HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3;e=1\r\nabc\r\n2\r\nde\r\n0\r\nX-T: 1\r\n\r\nGET /a.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+grep -q 'len=5 body=abcde' <<<"$got" && [ "$(grep -c '^HTTP/1.1 200' <<<"$got")" = 2 ] &&
+    grep -qx hello <<<"$got"
+ok $? "chunked content with an extension and a trailer, then a pipelined GET on the same connection"
+got=$(raw 'POST /a.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\nGET /a.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+grep -q '^HTTP/1.1 405' <<<"$got" && grep -q '^HTTP/1.1 200' <<<"$got" && grep -qx hello <<<"$got"
+ok $? "chunked POST to a static file: 405, and the connection goes on (the next request answered)"
+got=$(raw 'GET /a.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /a.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+[ "$(grep -c '^HTTP/1.1 200' <<<"$got")" = 2 ]
+ok $? "GET with an empty chunked body: both pipelined requests answered"
+# the chunk-size line limit (extensions included, line end not): exactly 4096 passes, 4097 not
+for n in 4096 4097; do
+	ext=$(head -c $((n - 2)) /dev/zero | tr '\0' x)
+	got=$(raw "POST /cgi-bin/echo.cgi HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;${ext}\r\nab\r\n0\r\n\r\n" | head -n1)
+	case $n in 4096) want='HTTP/1.1 200' ;; *) want='HTTP/1.1 400' ;; esac
+	case $got in "$want"*) r=0 ;; *) r=1 ;; esac
+	ok $r "chunk-size line of $n bytes (limit 4096): '${got%$'\r'}'"
+done
+got=$(raw 'POST /cgi-bin/echo.cgi HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabX\r\n0\r\n\r\n' | head -n1)
+case $got in "HTTP/1.1 400"*) r=0 ;; *) r=1 ;; esac
+ok $r "malformed chunked content (data longer than its size): '${got%$'\r'}', the program is stopped"
+head -c 70000 /dev/zero | tr '\0' y >"$tmp/70k"
+got=$(curl -s -m 10 -o /dev/null -w '%{http_code}' -H 'Transfer-Encoding: chunked' --data-binary @"$tmp/70k" "$U/cgi-bin/echo.cgi")
+[ "$got" = 413 ]
+ok $? "chunked content past --cgi-max-body 65536: $got"
 
 done_testing

@@ -1639,6 +1639,45 @@ test_chunked_errors(void **state)
 	chunk_case(big, n, C_ERROR, "", 0, "", 0);
 }
 
+/* The size line's limit counts its bytes, extensions included, not its line end: exactly
+ * HTTP_CHUNK_LINE_MAX passes (CRLF or bare LF), one more is refused. */
+static void
+chunk_line_case(size_t linelen, const char *eol, int status)
+{
+	static char m[HTTP_CHUNK_LINE_MAX + 64];
+	size_t n = 0;
+
+	memcpy(m, "2;", 2);
+	memset(m + 2, 'x', linelen - 2);
+	n = linelen;
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	memcpy(m + n, "ab", 2);
+	n += 2;
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	memcpy(m + n, "0", 1);
+	n += 1;
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	if (status == C_DONE)
+		chunk_case(m, n, C_DONE, "ab", 2, "", 0);
+	else
+		chunk_case(m, n, C_ERROR, "", 0, "", 0);
+}
+
+static void
+test_chunked_line_limit(void **state)
+{
+	(void)state;
+	chunk_line_case(HTTP_CHUNK_LINE_MAX, "\r\n", C_DONE);
+	chunk_line_case(HTTP_CHUNK_LINE_MAX + 1, "\r\n", C_ERROR);
+	chunk_line_case(HTTP_CHUNK_LINE_MAX, "\n", C_DONE);
+	chunk_line_case(HTTP_CHUNK_LINE_MAX + 1, "\n", C_ERROR);
+}
+
 static void
 test_chunked_limits_and_reuse(void **state)
 {
@@ -1724,6 +1763,7 @@ main(void)
 		cmocka_unit_test(test_chunked),
 		cmocka_unit_test(test_chunked_ext_trailers),
 		cmocka_unit_test(test_chunked_errors),
+		cmocka_unit_test(test_chunked_line_limit),
 		cmocka_unit_test(test_chunked_limits_and_reuse),
 		cmocka_unit_test(test_chunked_mutations),
 	};
