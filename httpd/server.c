@@ -312,14 +312,21 @@ strm_give_up(struct strm *s)
 	s->head_since = 0;
 }
 
-/* The framing of this stream can no longer be trusted: answer, then read no more from it. */
+/* The framing of this stream can no longer be trusted: answer (note: why, or NULL), then
+ * read no more from it. */
 static void
-strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
+strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, const char *note)
 {
 	int reset = s->cn->msg && s->cn->tc->ops->reset_stream != NULL;
 
-	http_send_error(s, status, 1, !reset, raw, rawlen);
+	http_send_error(s, status, 1, !reset, raw, rawlen, note);
 	strm_give_up(s);
+}
+
+static void
+strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
+{
+	strm_error_note(s, status, raw, rawlen, NULL);
 }
 
 /* Request content still to come on s (then no request is parsed). */
@@ -1097,8 +1104,20 @@ conn_read(struct conn *cn)
 		}
 		if ((mi.ppid != SERVER_PPID_HTTP && !(srv.cf.ppid0 && mi.ppid == 0)) ||
 		    (mi.flags & TP_F_UNORDERED)) {
-			if (!s->dead)
-				strm_error(s, 400, NULL, 0); /* a stream error: not HTTP, or out of order */
+			/* A stream error: not HTTP, or out of order. What it was, and for PPID 0
+			 * (what generic SCTP tools send) the option that takes it, go in the
+			 * answer and in the log's request field. */
+			char why[160];
+			if (s->dead)
+				continue;
+			if (mi.flags & TP_F_UNORDERED)
+				snprintf(why, sizeof(why), "unordered SCTP data on stream %u: HTTP "
+				    "needs ordered delivery", (unsigned)mi.stream);
+			else
+				snprintf(why, sizeof(why), "SCTP data with PPID %lu on stream %u: HTTP "
+				    "is PPID 63%s", (unsigned long)mi.ppid, (unsigned)mi.stream,
+				    mi.ppid == 0 ? "; sctphttpd --accept-ppid0 takes PPID 0 too" : "");
+			strm_error_note(s, 400, why, strlen(why), why);
 			continue;
 		}
 		strm_input(s, srv.rbuf, got);

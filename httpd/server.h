@@ -128,7 +128,7 @@ void server_resp_wake(struct strm *s);          /* a response has more to send, 
 /* server_http.c: requests to responses */
 void http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr);
 void http_send_error(struct strm *s, int status, int minor_version, int close, const char *raw,
-    size_t rawlen);
+    size_t rawlen, const char *note);
 struct resp *resp_new(void);
 void resp_free(struct resp *r);
 const char *http_date_now(void);

@@ -186,6 +186,19 @@ http_queue(struct strm *s, const struct http_request *req, const struct http_out
 	http_queue_raw(s, req, o, body, blen, head_only, NULL, 0);
 }
 
+/* The body of an error response; note: a sentence that says why (plain text), or NULL. */
+static int
+http_error_body(char *body, size_t cap, int status, const char *note)
+{
+	int n = snprintf(body, cap,
+	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
+	    "<body><h1>%d %s</h1>%s%s%s</body></html>\n",
+	    status, http_status_text(status), status, http_status_text(status),
+	    note != NULL ? "\n<p>" : "", note != NULL ? note : "", note != NULL ? "</p>\n" : "");
+
+	return n < 0 || (size_t)n >= cap ? 0 : n;
+}
+
 /* r's buffer becomes a whole error response (a CGI program that failed or ran out of time). */
 int
 http_error_resp(struct resp *r, int status, int minor_version, int conn_close)
@@ -194,10 +207,7 @@ http_error_resp(struct resp *r, int status, int minor_version, int conn_close)
 	struct http_out o = { 0 };
 	int n, hl;
 
-	n = snprintf(body, sizeof(body),
-	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
-	    "<body><h1>%d %s</h1></body></html>\n",
-	    status, http_status_text(status), status, http_status_text(status));
+	n = http_error_body(body, sizeof(body), status, NULL);
 	o.status = status;
 	o.minor = minor_version;
 	o.close = conn_close;
@@ -230,10 +240,7 @@ http_error_page(struct strm *s, const struct http_request *req, int status, int 
 	struct http_out o = { 0 };
 	int n;
 
-	n = snprintf(body, sizeof(body),
-	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
-	    "<body><h1>%d %s</h1></body></html>\n",
-	    status, http_status_text(status), status, http_status_text(status));
+	n = http_error_body(body, sizeof(body), status, NULL);
 	o.status = status;
 	o.minor = req ? req->minor_version : 1;
 	o.close = conn_close || server_draining(s);
@@ -245,20 +252,17 @@ http_error_page(struct strm *s, const struct http_request *req, int status, int 
 }
 
 /* A request that could not be parsed: no request to go by, so close after it. raw: its
- * first line as far as it came, for the log (escaped there). */
+ * first line as far as it came, for the log (escaped there); note: why, in the body. */
 void
 http_send_error(struct strm *s, int status, int minor_version, int conn_close, const char *raw,
-    size_t rawlen)
+    size_t rawlen, const char *note)
 {
 	size_t i;
 	char body[512];
 	struct http_out o = { 0 };
 	int n;
 
-	n = snprintf(body, sizeof(body),
-	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
-	    "<body><h1>%d %s</h1></body></html>\n",
-	    status, http_status_text(status), status, http_status_text(status));
+	n = http_error_body(body, sizeof(body), status, note);
 	o.status = status;
 	o.minor = minor_version;
 	o.close = conn_close || server_draining(s);

@@ -689,10 +689,12 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 			s->grace_us = 0;
 			if (got == 0)
 				continue;
-			/* Draft: PPID 63 is HTTP; 0 (unspecified) is let through for generic tools. */
-			if ((c->ops->caps & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP && mi.ppid != 0) {
-				sess_end(s, LOAD_E_OTHER, "data with PPID %u on stream %u", mi.ppid,
-				    mi.stream);
+			/* Draft: PPID 63 is HTTP; nothing else is taken as HTTP unless told to
+			 * (--accept-ppid0: the unspecified 0 of generic tools). */
+			if ((c->ops->caps & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP &&
+			    !(mi.ppid == 0 && s->o.accept_ppid0)) {
+				sess_end(s, LOAD_E_OTHER, "data with PPID %u on stream %u, not HTTP's 63%s",
+				    mi.ppid, mi.stream, mi.ppid == 0 ? " (--accept-ppid0 takes it)" : "");
 				return;
 			}
 			if (sess_input(s, (c->ops->caps & TP_CAP_STREAMS) ? mi.stream : 0,

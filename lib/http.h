@@ -18,8 +18,8 @@
  * whatever it holds, and a bad byte is a 400 once its line end has arrived.
  * Line ends: CRLF, and a bare LF is accepted too (RFC 9112 §2.2 MAY); a CR not followed by
  * LF is an error (400), never a line end.
- * Versions: HTTP/1.0 and HTTP/1.1 only; any other well-formed HTTP/x.y, HTTP/1.2 included,
- * is HTTP_ERR_VERSION (505), anything else 400.
+ * Versions: HTTP/1.0 and HTTP/1.1; a higher HTTP/1.x is taken as HTTP/1.1 (minor_version 1,
+ * RFC 9110 §2.5); any other well-formed HTTP/x.y is HTTP_ERR_VERSION (505), anything else 400.
  */
 
 #define HTTP_MAX_LINE_DEFAULT 8192  /* request/status line bytes, line end not counted */
@@ -32,7 +32,7 @@ enum http_error {
 	HTTP_ERR_LINE_TOO_LONG,    /* 414: request line longer than max_line */
 	HTTP_ERR_HEAD_TOO_LARGE,   /* 431: header section longer than max_head */
 	HTTP_ERR_TOO_MANY_HEADERS, /* 431: more header lines than max_headers */
-	HTTP_ERR_VERSION,          /* 505: well-formed HTTP/x.y other than 1.0 and 1.1 */
+	HTTP_ERR_VERSION,          /* 505: well-formed HTTP/x.y with a major version other than 1 */
 };
 
 enum http_method {
@@ -77,7 +77,7 @@ struct http_request {
 	size_t path_len;
 	const char *query;           /* after '?', NULL when there is no '?' */
 	size_t query_len;
-	int minor_version;           /* 0 or 1: HTTP/1.0 or HTTP/1.1 */
+	int minor_version;           /* 0 or 1: HTTP/1.0, or HTTP/1.1 (and any higher 1.x) */
 	size_t num_headers;
 };
 

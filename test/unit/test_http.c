@@ -465,10 +465,28 @@ test_req_version(void **state)
 {
 	(void)state;
 	req_bad(S("GET / HTTP/2.0\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
-	req_bad(S("GET / HTTP/1.2\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
 	req_bad(S("GET / HTTP/0.9\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
 	req_bad(S("GET / HTTP/3.0\r\nHost: a\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
 	assert_int_equal(http_error_status(HTTP_ERR_VERSION), 505);
+}
+
+/* RFC 9110 §2.5: a higher minor version of 1.x is served as the highest we have, 1.1. */
+static void
+test_req_version_higher_minor(void **state)
+{
+	static const char *const v[] = { "GET / HTTP/1.2\r\nHost: a\r\n\r\n",
+	    "GET / HTTP/1.9\r\nHost: a\r\n\r\n" };
+	struct rq q;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		rq_parse(v[i], strlen(v[i]), MAXH, 0, 0, &q);
+		assert_int_equal(q.req.error, HTTP_ERR_NONE);
+		assert_int_equal(q.r, (int)strlen(v[i]));
+		assert_int_equal(q.req.minor_version, 1);
+		free(q.buf);
+	}
 }
 
 static void
@@ -1740,6 +1758,7 @@ main(void)
 		cmocka_unit_test(test_req_malformed_line),
 		cmocka_unit_test(test_req_malformed_headers),
 		cmocka_unit_test(test_req_version),
+		cmocka_unit_test(test_req_version_higher_minor),
 		cmocka_unit_test(test_req_line_too_long),
 		cmocka_unit_test(test_req_head_too_large),
 		cmocka_unit_test(test_req_too_many_headers),
