@@ -275,16 +275,61 @@ http_send_error(struct strm *s, int status, int minor_version, int conn_close, c
 	http_queue_raw(s, NULL, &o, body, (size_t)n, 0, raw, i);
 }
 
-static void
-http_redirect_dir(struct strm *s, const struct http_request *req, int conn_close, int head_only)
+/* Percent-encode a decoded path for a header: all but unreserved, sub-delims, ":@/".
+ * The length written (NUL-terminated), or -1 when it does not fit. */
+static ssize_t
+http_path_encode(const char *p, char *out, size_t cap)
 {
-	char extra[HTTP_HEAD_MAX / 2];
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+
+	for (; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-._~!$&'()*+,;=:@/", c) != NULL) {
+			if (o + 1 >= cap)
+				return -1;
+			out[o++] = (char)c;
+			continue;
+		}
+		if (o + 3 >= cap)
+			return -1;
+		out[o++] = '%';
+		out[o++] = hex[c >> 4];
+		out[o++] = hex[c & 15];
+	}
+	out[o] = '\0';
+	return (ssize_t)o;
+}
+
+/*
+ * A directory asked without its trailing slash: 301 to the normalised path plus "/", as an
+ * absolute URI as nginx sends it (the host asked for, else the listener's address, and the
+ * listener's port). Never the raw target: "//evil/../d" or "/\\evil/../d" would send the
+ * client elsewhere.
+ */
+static void
+http_redirect_dir(struct strm *s, const struct http_request *req, const char *path,
+    int conn_close, int head_only)
+{
+	char extra[HTTP_HEAD_MAX / 2], enc[HTTP_HEAD_MAX / 4];
+	const char *host, *local = server_local(s), *port = strrchr(local, ':');
+	size_t host_len = 0;
 	int n;
 
-	/* The path as the client sent it (the parser let no CTL or space through), plus "/". */
-	n = snprintf(extra, sizeof(extra), "Location: %.*s/%s%.*s\r\n", (int)req->path_len,
-	    req->path, req->query ? "?" : "", req->query ? (int)req->query_len : 0,
-	    req->query ? req->query : "");
+	if (port != NULL && strchr(port, ']') != NULL)
+		port = NULL;
+	if (http_request_host(req, &host, &host_len) == -1 || host == NULL || host_len == 0) {
+		host = local;
+		host_len = port != NULL ? (size_t)(port - local) : strlen(local);
+	}
+	if (port != NULL && strcmp(port, ":80") == 0)
+		port = NULL;
+	n = -1;
+	if (http_path_encode(path, enc, sizeof(enc)) >= 0)
+		n = snprintf(extra, sizeof(extra), "Location: http://%.*s%s%s/%s%.*s\r\n",
+		    (int)host_len, host, port != NULL ? port : "", enc, req->query ? "?" : "",
+		    req->query ? (int)req->query_len : 0, req->query ? req->query : "");
 	if (n < 0 || (size_t)n >= sizeof(extra)) {
 		http_error_page(s, req, 414, conn_close, NULL, head_only);
 		return;
@@ -423,7 +468,7 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, const
 
 	if (path[strlen(path) - 1] != '/') {
 		http_close_fd(fd);
-		http_redirect_dir(s, req, conn_close, head_only);
+		http_redirect_dir(s, req, upath, conn_close, head_only);
 		return;
 	}
 	if ((size_t)snprintf(idx, sizeof(idx), "%sindex.html", path) < sizeof(idx) &&

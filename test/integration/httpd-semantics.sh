@@ -91,4 +91,27 @@ got=$(curl -s -m 10 -o /dev/null -w '%{http_code}' -H 'Transfer-Encoding: chunke
 [ "$got" = 413 ]
 ok $? "chunked content past --cgi-max-body 65536: $got"
 
+# --- defect 3: a higher HTTP/1.x is served as HTTP/1.1 (RFC 9110 §2.5) ------------------------
+got=$(raw 'GET /a.txt HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n' | head -n1)
+case $got in "HTTP/1.1 200"*) r=0 ;; *) r=1 ;; esac
+ok $r "HTTP/1.2: '${got%$'\r'}'"
+got=$(raw 'GET /a.txt HTTP/2.0\r\nHost: x\r\n\r\n' | head -n1)
+case $got in "HTTP/1.1 505"*) r=0 ;; *) r=1 ;; esac
+ok $r "HTTP/2.0 on an HTTP/1 connection: '${got%$'\r'}'"
+
+# --- defect 8: no open redirect; the directory redirect names the normalised path, absolute -----
+loc() { raw "$1" | tr -d '\r' | sed -n 's/^Location: //p'; }
+got=$(loc "GET //127.0.0.2:8080/../sub HTTP/1.1\r\nHost: 127.0.0.1:$port\r\nConnection: close\r\n\r\n")
+[ "$got" = "http://127.0.0.1:$port/sub/" ]
+ok $? "GET //127.0.0.2:8080/../sub: Location '$got'"
+got=$(loc "GET /\\\\evil.com/../sub HTTP/1.1\r\nHost: 127.0.0.1:$port\r\nConnection: close\r\n\r\n")
+[ "$got" = "http://127.0.0.1:$port/sub/" ]
+ok $? "GET /\\evil.com/../sub: Location '$got'"
+got=$(loc "GET /sub?a=1 HTTP/1.0\r\n\r\n")
+[ "$got" = "http://127.0.0.1:$port/sub/?a=1" ]
+ok $? "HTTP/1.0 without Host: the listener's address, the query kept: '$got'"
+got=$(curl -s -L --path-as-is -o /dev/null -w '%{url_effective} %{http_code}' "$U//127.0.0.2:8080/../sub")
+[ "$got" = "$U/sub/ 200" ]
+ok $? "curl -L --path-as-is follows it to '$got'"
+
 done_testing
