@@ -37,6 +37,7 @@ struct cgi {
 };
 
 static struct cgi *cgi_list;
+static unsigned cgi_running;        /* in cgi_list and not reaped yet: processes */
 
 static void cgi_check(struct cgi *c);
 
@@ -79,6 +80,8 @@ cgi_free(struct cgi *c)
 	for (pp = &cgi_list; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
+			if (!c->exited)
+				cgi_running--;
 			break;
 		}
 	/* A child not reaped yet is reaped by cgi_reap, which ignores pids it does not know. */
@@ -458,6 +461,7 @@ cgi_reap(void)
 		if (c == NULL)
 			continue;
 		c->exited = 1;
+		cgi_running--;
 		c->wstatus = st;
 		/* A grandchild may hold the pipe: the script's process group goes with it. */
 		kill(-pid, SIGKILL);
@@ -626,6 +630,10 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 		return 403;
 	if (file_abs_path(path, abs, sizeof(abs)) == -1)
 		return 414;
+	/* Each program is forked before its content arrives: without a bound, connections that
+	 * never send it hold a process each. */
+	if (cgi_running >= server_config()->cgi_max)
+		return 503;
 	snprintf(dir, sizeof(dir), "%s", abs);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		slash[slash == dir ? 1 : 0] = '\0';
@@ -659,6 +667,7 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 	fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
 	c->next = cgi_list;
 	cgi_list = c;
+	cgi_running++;
 	r->cgi = c;
 	r->status = 200;
 	ev_timer_start(server_loop(), &c->timer,

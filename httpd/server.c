@@ -1075,6 +1075,15 @@ conn_read(struct conn *cn)
 			return 0;
 		if (rc == TP_EOF && !cn->msg && !cn->lingering && cn->pending > 0) {
 			cn->eof = 1; /* half-closed: the answers still go out */
+			s = cn->st[0];
+			if (s != NULL && strm_in_body(s)) {
+				/* but content cut short: its program goes (it holds a process) */
+				if (s->body_cgi != NULL)
+					cgi_refuse(s->body_cgi, 400);
+				s->body_cgi = NULL;
+				s->body_skip = 0;
+				s->chunked = 0;
+			}
 			return 0;
 		}
 		if (rc != TP_OK) {

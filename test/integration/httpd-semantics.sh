@@ -114,4 +114,34 @@ got=$(curl -s -L --path-as-is -o /dev/null -w '%{url_effective} %{http_code}' "$
 [ "$got" = "$U/sub/ 200" ]
 ok $? "curl -L --path-as-is follows it to '$got'"
 
+# --- defect 9: --cgi-max bounds the programs running at once, 503 beyond ----------------------
+mport=$port
+start lim -p 0 -h 127.0.0.1 -d "$doc" -c '/cgi-bin/*' --cgi-max 3 --cgi-timeout 20
+ok $? "a second server with --cgi-max 3"
+holders=
+for i in 1 2 3 4 5; do
+	# the head only: each program waits for content that never comes
+	(printf 'POST /cgi-bin/echo.cgi HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n'; sleep 6) |
+	    timeout 8 nc 127.0.0.1 $port >"$tmp/hold$i" &
+	holders="$holders $!"
+	sleep 0.2
+done
+sleep 0.5
+n=$(pgrep -f -c "^/usr/bin/perl $doc/cgi-bin/echo.cgi" || true)
+[ "$n" = 3 ]
+ok $? "5 connections that never send their content: $n programs run"
+got=$(cat "$tmp/hold4" "$tmp/hold5" | tr -d '\r' | grep -c '^HTTP/1.1 503')
+[ "$got" = 2 ]
+ok $? "the 4th and 5th are answered 503 at once ($got)"
+got=$(curl -s -o /dev/null -w '%{http_code}' -d ab "http://127.0.0.1:$port/cgi-bin/echo.cgi")
+[ "$got" = 503 ]
+ok $? "a complete POST meanwhile: $got"
+kill $holders 2>/dev/null
+wait $holders 2>/dev/null
+sleep 0.5
+got=$(curl -s -d ab "http://127.0.0.1:$port/cgi-bin/echo.cgi")
+[ "$got" = "len=2 body=ab" ]
+ok $? "once they are gone, programs run again: '$got'"
+port=$mport
+
 done_testing
