@@ -32,7 +32,14 @@ if (defined $ENV{CONTENT_LENGTH}) { read(STDIN, $b, $ENV{CONTENT_LENGTH}); }
 else { local $/; $b = <STDIN> // ''; }
 print "Content-Type: text/plain\r\n\r\n", "len=", length($b), " body=$b\n";
 EOS
-chmod 755 "$doc/cgi-bin/echo.cgi"
+# half an answer, then it dies: the server resets the stream
+cat >"$doc/cgi-bin/part.cgi" <<'EOS'
+#!/bin/sh
+printf 'Content-Type: text/plain\r\n\r\npartial\n'
+sleep 0.3
+kill -9 $$
+EOS
+chmod 755 "$doc/cgi-bin/echo.cgi" "$doc/cgi-bin/part.cgi"
 chmod -R a+rX "$doc"
 
 "$H" -L usrsctp:127.0.0.1:8080 --udp-port $su --udp-remote-port $cu -d "$doc" -c '/cgi-bin/*' \
@@ -111,5 +118,16 @@ timeout 60 "$L" --accept-ppid0 --proto usrsctp --udp-encaps-port $cu --udp-port 
     >"$tmp/l2.out" 2>&1
 grep -Eq '"2xx": ?1[,}]' "$tmp/l2.out"
 ok $? "httpload --accept-ppid0 counts its 200"
+
+# --- defect 12: a reply cut short by the server's stream reset is noticed at once --------------
+now() { date +%s%N; }
+t0=$(now)
+timeout 30 "$G" -s -m 10 --proto usrsctp --udp-encaps-port $cu --udp-port $su \
+    http://127.0.0.1:8080/cgi-bin/part.cgi >"$tmp/g.out" 2>"$tmp/g.err"
+rc=$?
+t1=$(now)
+secs=$(awk "BEGIN { printf \"%.2f\", ($t1 - $t0) / 1e9 }")
+[ $rc -eq 18 ] && awk "BEGIN { exit !($secs < 3) }"
+ok $? "httpget: a body cut short by a stream reset, exit $rc in $secs s (no-progress limit 10 s): $(head -n1 "$tmp/g.err")"
 
 done_testing
