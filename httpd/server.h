@@ -21,6 +21,8 @@
 #define SERVER_STREAMS 100           /* default stream limit L per association */
 #define SERVER_INLINE_BODY 16384     /* file bodies up to this size go out with their head */
 #define SERVER_MAX_HEADERS 100
+#define SERVER_MAX_RANGES 16         /* a Range with more is answered with the whole file */
+#define SERVER_MULTIPART_MAX (1u << 20) /* multipart/byteranges bodies built in memory */
 
 /* One -L TYPE:ADDR (or -p/-h turned into one). */
 struct config_listen {
@@ -135,6 +137,12 @@ void resp_free(struct resp *r);
 const char *http_date_now(void);
 const char *http_status_text(int status);
 int http_error_resp(struct resp *r, int status, int minor_version, int close);
+
+/* server_ranges.c: Range and multipart/byteranges */
+enum http_range_result range_request(const struct http_request *req, uint64_t size,
+    struct http_range *r, size_t max, size_t *n);
+char *range_multipart(int fd, uint64_t size, const char *ctype, const struct http_range *rg,
+    size_t n, char *ctype_out, size_t ctype_cap, size_t *blen);
 
 /* server_file.c: the document root */
 int file_root_open(const char *dir, char *err, size_t errlen);

@@ -22,6 +22,7 @@ http_status_text(int status)
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
+	case 412: return "Precondition Failed";
 	case 408: return "Request Timeout";
 	case 414: return "URI Too Long";
 	case 416: return "Range Not Satisfiable";
@@ -342,17 +343,18 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
     const struct stat *st, int conn_close, int head_only)
 {
 	char lm[HTTP_DATE_LEN + 1], extra[768], head[HTTP_HEAD_MAX], cache[128];
+	char etag[HTTP_ETAG_MAX], mctype[96];
 	struct http_out o = { 0 };
-	struct http_range rg = { 0, 0 };
+	struct http_range rg[SERVER_MAX_RANGES];
 	enum http_range_result rr = HTTP_RANGE_IGNORE;
 	uint64_t size = (uint64_t)st->st_size, first = 0, len = size;
-	const struct http_header *ir;
+	size_t elen, nr = 0;
 	struct resp *r = NULL;
-	time_t ims;
 	int hl;
 
 	if (http_date_format(st->st_mtime, lm, sizeof(lm)) == 0)
 		lm[0] = '\0';
+	elen = http_etag_format(st->st_mtime, size, etag, sizeof(etag));
 	cache[0] = '\0';
 	if (server_config()->max_age >= 0) {
 		/* -M, as thttpd: how long caches may keep it, both ways of saying so. */
@@ -366,18 +368,24 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 	o.close = conn_close;
 	o.ctype = file_mime(path);
 	o.extra = extra;
-	if (http_if_modified_since(req, &ims) == 1 && st->st_mtime <= ims) {
-		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n%s", lm, cache);
+	switch (http_preconditions(req, etag, elen, st->st_mtime)) {
+	case HTTP_COND_NOT_MODIFIED:
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%s", lm, etag, cache);
 		o.status = 304;
 		o.ctype = NULL;
 		http_queue(s, req, &o, NULL, 0, 1);
 		http_close_fd(fd);
 		return;
+	case HTTP_COND_FAILED:
+		http_close_fd(fd);
+		http_error_page(s, req, 412, conn_close, NULL, head_only);
+		return;
+	case HTTP_COND_OK:
+		break;
 	}
-	/* If-Range with anything but our current date: send the whole (changed) file. */
-	ir = http_header_find(req->headers, req->num_headers, "If-Range", NULL);
-	if (ir == NULL || (ir->value_len == strlen(lm) && memcmp(ir->value, lm, ir->value_len) == 0))
-		rr = http_request_range(req, size, &rg);
+	/* If-Range naming anything but the current file: send the whole (changed) file. */
+	if (http_if_range(req, etag, elen, st->st_mtime))
+		rr = range_request(req, size, rg, SERVER_MAX_RANGES, &nr);
 	if (rr == HTTP_RANGE_UNSATISFIABLE) {
 		snprintf(extra, sizeof(extra), "Content-Range: bytes */%llu\r\n",
 		    (unsigned long long)size);
@@ -385,18 +393,35 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 		http_error_page(s, req, 416, conn_close, extra, head_only);
 		return;
 	}
+	if (rr == HTTP_RANGE_OK && nr > 1) {
+		char *body = range_multipart(fd, size, o.ctype, rg, nr, mctype, sizeof(mctype), &len);
+		if (body != NULL) {
+			snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%s"
+			    "Accept-Ranges: bytes\r\n", lm, etag, cache);
+			o.status = 206;
+			o.ctype = mctype;
+			o.clen = len;
+			o.has_clen = 1;
+			http_queue(s, req, &o, body, (size_t)len, head_only);
+			free(body);
+			http_close_fd(fd);
+			return;
+		}
+		rr = HTTP_RANGE_IGNORE; /* too much to build: the whole file, as RFC 9110 allows */
+		len = size;
+	}
 	if (rr == HTTP_RANGE_OK) {
-		first = rg.first;
-		len = rg.last - rg.first + 1;
+		first = rg[0].first;
+		len = rg[0].last - rg[0].first + 1;
 		o.status = 206;
-		snprintf(extra, sizeof(extra),
-		    "Last-Modified: %s\r\n%sAccept-Ranges: bytes\r\nContent-Range: bytes %llu-%llu/%llu\r\n",
-		    lm, cache, (unsigned long long)rg.first, (unsigned long long)rg.last,
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%sAccept-Ranges: "
+		    "bytes\r\nContent-Range: bytes %llu-%llu/%llu\r\n", lm, etag, cache,
+		    (unsigned long long)rg[0].first, (unsigned long long)rg[0].last,
 		    (unsigned long long)size);
 	} else {
 		o.status = 200;
-		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n%sAccept-Ranges: bytes\r\n", lm,
-		    cache);
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%sAccept-Ranges: "
+		    "bytes\r\n", lm, etag, cache);
 	}
 	o.clen = len;
 	o.has_clen = 1;

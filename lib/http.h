@@ -149,6 +149,14 @@ struct http_chunked {
 #define HTTP_TRAILER_MAX    16384  /* trailer section */
 
 #define HTTP_DATE_LEN 29 /* "Sun, 06 Nov 1994 08:49:37 GMT" */
+#define HTTP_ETAG_MAX 40 /* http_etag_format: quotes and NUL included */
+
+/* The verdict of a request's preconditions (http_preconditions). */
+enum http_cond {
+	HTTP_COND_OK = 0,          /* go on: serve it */
+	HTTP_COND_NOT_MODIFIED,    /* 304 */
+	HTTP_COND_FAILED,          /* 412 */
+};
 
 /* http_parse.c */
 /* Heads: bytes consumed (the body, if any, starts there), -2 incomplete, -1 with ->error. */
@@ -181,9 +189,20 @@ int http_if_modified_since(const struct http_request *req, time_t *t);
 /* http_range.c */
 enum http_range_result http_range_parse(const char *value, size_t len, uint64_t size,
     struct http_range *r);
+enum http_range_result http_ranges_parse(const char *value, size_t len, uint64_t size,
+    struct http_range *r, size_t max, size_t *n);
 /* The request's Range: GET only, one Range field only, else IGNORE. */
 enum http_range_result http_request_range(const struct http_request *req, uint64_t size,
     struct http_range *r);
+
+/* http_cond.c */
+size_t http_etag_format(time_t mtime, uint64_t size, char *buf, size_t cap); /* length, or 0 */
+int http_etag_match(const char *value, size_t len, const char *etag, size_t etag_len,
+    int strong);
+enum http_cond http_preconditions(const struct http_request *req, const char *etag,
+    size_t etag_len, time_t mtime);
+int http_if_range(const struct http_request *req, const char *etag, size_t etag_len,
+    time_t mtime);
 
 /* http_date.c */
 int http_date_parse(const char *s, size_t len, time_t *t);  /* 0 with *t, or -1 */

@@ -12,6 +12,8 @@ chmod 755 "$tmp"
 doc=$tmp/doc
 mkdir -p "$doc/cgi-bin" "$doc/sub"
 echo hello >"$doc/a.txt"
+printf '0123456789abcdefghij' >"$doc/r.txt"
+touch -d '2020-01-02 03:04:05 UTC' "$doc/r.txt"
 echo '<p>sub</p>' >"$doc/sub/index.html"
 # echoes its input; with no CONTENT_LENGTH (chunked content) it reads to EOF
 cat >"$doc/cgi-bin/echo.cgi" <<'EOS'
@@ -113,6 +115,51 @@ ok $? "HTTP/1.0 without Host: the listener's address, the query kept: '$got'"
 got=$(curl -s -L --path-as-is -o /dev/null -w '%{url_effective} %{http_code}' "$U//127.0.0.2:8080/../sub")
 [ "$got" = "$U/sub/ 200" ]
 ok $? "curl -L --path-as-is follows it to '$got'"
+
+# --- defect 4: ETag and the conditional requests; multipart/byteranges, capped ----------------
+hdr() { curl -s -D - -o /dev/null "$@" | tr -d '\r'; }
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+etag=$(hdr "$U/r.txt" | sed -n 's/^ETag: //p')
+[ "$etag" = '"5e0d5da5-14"' ]
+ok $? "ETag of a 20-byte file of 2020-01-02 03:04:05: $etag (nginx's form, mtime-size in hex)"
+for c in "If-None-Match: $etag:304" "If-None-Match: *:304" "If-None-Match: W/$etag:304" \
+    'If-None-Match: "x", '"$etag"':304' 'If-None-Match: "other":200' \
+    "If-Match: $etag:200" 'If-Match: "other":412' 'If-Match: *:200' \
+    'If-Unmodified-Since: Wed, 01 Jan 2020 00:00:00 GMT:412' \
+    'If-Unmodified-Since: Fri, 01 Jan 2021 00:00:00 GMT:200' \
+    'If-Unmodified-Since: garbage:200' \
+    "If-None-Match: \"other\"|If-Modified-Since: Fri, 01 Jan 2021 00:00:00 GMT:200"; do
+	want=${c##*:} h=${c%:*}
+	IFS='|' read -r h1 h2 <<<"$h"
+	got=$(code -H "$h1" ${h2:+-H "$h2"} "$U/r.txt")
+	[ "$got" = "$want" ]
+	ok $? "$h: $got"
+done
+got=$(hdr -H "If-None-Match: $etag" "$U/r.txt" | grep -c '^ETag: ')
+[ "$got" = 1 ]
+ok $? "the 304 carries the ETag"
+got=$(curl -s -H "If-Range: $etag" -r 2-4 "$U/r.txt")
+[ "$got" = 234 ]
+ok $? "If-Range with the current ETag: the range ('$got')"
+got=$(curl -s -H 'If-Range: "old"' -r 2-4 "$U/r.txt")
+[ "$got" = 0123456789abcdefghij ]
+ok $? "If-Range with another ETag: the whole file"
+got=$(curl -s -H 'If-Range: W/'"$etag" -r 2-4 "$U/r.txt")
+[ "$got" = 0123456789abcdefghij ]
+ok $? "If-Range with a weak ETag: the whole file (strong comparison)"
+curl -s -D "$tmp/mh" -o "$tmp/mb" -r 0-1,5-6,-2 "$U/r.txt"
+b=$(tr -d '\r' <"$tmp/mh" | sed -n 's/^Content-Type: multipart\/byteranges; boundary=//p')
+[ -n "$b" ] && grep -q '^HTTP/1.1 206' "$tmp/mh" &&
+    [ "$(tr -d '\r' <"$tmp/mb" | grep -c '^Content-Range: bytes ')" = 3 ] &&
+    tr -d '\r' <"$tmp/mb" | grep -qx '01' && tr -d '\r' <"$tmp/mb" | grep -qx '56' &&
+    tr -d '\r' <"$tmp/mb" | grep -qx 'ij' && tr -d '\r' <"$tmp/mb" | tail -n1 | grep -qx -- "--$b--" &&
+    [ "$(stat -c %s "$tmp/mb")" = "$(tr -d '\r' <"$tmp/mh" | sed -n 's/^Content-Length: //p')" ]
+ok $? "three ranges: 206 multipart/byteranges, three parts, the closing boundary, its length"
+r16=$(seq -s, 0 15 | sed 's/\([0-9]*\)/\1-\1/g')
+r17=$(seq -s, 0 16 | sed 's/\([0-9]*\)/\1-\1/g')
+got="$(code -r "$r16" "$U/r.txt") $(code -r "$r17" "$U/r.txt")"
+[ "$got" = "206 200" ]
+ok $? "16 ranges: 206; 17 (past the cap): 200 with the whole file ($got)"
 
 # --- defect 9: --cgi-max bounds the programs running at once, 503 beyond ----------------------
 mport=$port
