@@ -59,6 +59,8 @@ struct config {
 	unsigned cgi_timeout_s;       /* --cgi-timeout: a script is killed after it */
 	uint64_t cgi_max_body;        /* --cgi-max-body: request content for a script (413) */
 	unsigned cgi_max;             /* --cgi-max: scripts running at once (503 beyond) */
+	int listings;                 /* 0 with --no-listings */
+	size_t listing_max;           /* --listing-max: entries read per listing at most */
 	long max_age;                 /* -M: Cache-Control max-age of files, -1 = none */
 	char *charset;                /* -T: charset of text types (thttpd's default UTF-8) */
 	unsigned workers;             /* --workers */

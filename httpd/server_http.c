@@ -505,6 +505,11 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, const
 		}
 		http_close_fd(ifd);
 	}
+	if (!server_config()->listings) {
+		http_close_fd(fd);
+		http_error_page(s, req, 403, conn_close, NULL, head_only);
+		return;
+	}
 	if ((status = file_listing(fd, upath, &body, &blen)) != 0) {
 		http_error_page(s, req, status, conn_close, NULL, head_only);
 		return;

@@ -80,7 +80,7 @@ ok $? "GET with an empty chunked body: both pipelined requests answered"
 # the chunk-size line limit (extensions included, line end not): exactly 4096 passes, 4097 not
 for n in 4096 4097; do
 	ext=$(head -c $((n - 2)) /dev/zero | tr '\0' x)
-	got=$(raw "POST /cgi-bin/echo.cgi HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;${ext}\r\nab\r\n0\r\n\r\n" | head -n1)
+	got=$(raw "POST /cgi-bin/echo.cgi HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n2;${ext}\r\nab\r\n0\r\n\r\n" | head -n1)
 	case $n in 4096) want='HTTP/1.1 200' ;; *) want='HTTP/1.1 400' ;; esac
 	case $got in "$want"*) r=0 ;; *) r=1 ;; esac
 	ok $r "chunk-size line of $n bytes (limit 4096): '${got%$'\r'}'"
@@ -161,6 +161,61 @@ got="$(code -r "$r16" "$U/r.txt") $(code -r "$r17" "$U/r.txt")"
 [ "$got" = "206 200" ]
 ok $? "16 ranges: 206; 17 (past the cap): 200 with the whole file ($got)"
 
+# --- defect 10: listing work bounded per request (--listing-max), listings can be off ----------
+mport=$port
+mkdir -p "$doc/big"
+python3 -c '
+import os, sys
+d = sys.argv[1]
+for i in range(2000):
+    open(os.path.join(d, "f%05d" % i), "w").close()' "$doc/big"
+start big -p 0 -h 127.0.0.1 -d "$doc" --listing-max 100
+ok $? "a server with --listing-max 100"
+B=http://127.0.0.1:$port
+curl -s "$B/big/" >"$tmp/biglist"
+got=$(grep -c '^<a href="f' "$tmp/biglist")
+[ "$got" = 100 ] && grep -q -- '--listing-max' "$tmp/biglist"
+ok $? "a directory of 2000 files: $got entries listed, and the page says why"
+best() { # best URL: the shortest of 5 fetches, in seconds
+	local i t b=99
+	for i in 1 2 3 4 5; do
+		t=$(curl -s -o /dev/null -w '%{time_total}' "$1")
+		b=$(awk "BEGIN { print ($t < $b) ? $t : $b }")
+	done
+	echo "$b"
+}
+capped=$(best "$B/big/")
+start bigall -p 0 -h 127.0.0.1 -d "$doc" --listing-max 1000000
+whole=$(best "http://127.0.0.1:$port/big/")
+awk "BEGIN { exit !($capped * 4 < $whole) }"
+ok $? "listing it costs the server a bounded time: $capped s with --listing-max 100, $whole s for all 2000 (best of 5 each)"
+start nolist -p 0 -h 127.0.0.1 -d "$doc" --no-listings
+ok $? "a server with --no-listings"
+got="$(code "http://127.0.0.1:$port/big/") $(code "http://127.0.0.1:$port/sub/")"
+[ "$got" = "403 200" ]
+ok $? "--no-listings: a directory without index.html 403, one with it 200 ($got)"
+rm -rf "$doc/big"
+
+# --- defect 11: with -v each host is confined to its own directory ----------------------------
+vh=$tmp/vh
+mkdir -p "$vh/a.example" "$vh/b.example"
+echo "a's own" >"$vh/a.example/own.txt"
+echo "b's secret" >"$vh/b.example/secret.txt"
+ln -s ../b.example/secret.txt "$vh/a.example/steal.txt"
+ln -s ../b.example "$vh/a.example/bdir"
+ln -s own.txt "$vh/a.example/alias.txt"
+chmod -R a+rX "$vh"
+start vhost -p 0 -h 127.0.0.1 -d "$vh" -v
+ok $? "a server with -v"
+V=http://127.0.0.1:$port
+got="$(code -H 'Host: a.example' "$V/own.txt") $(code -H 'Host: a.example' "$V/alias.txt") $(code -H 'Host: b.example' "$V/secret.txt")"
+[ "$got" = "200 200 200" ]
+ok $? "each host's own files, and a symlink inside its tree: $got"
+got="$(code -H 'Host: a.example' "$V/steal.txt") $(code -H 'Host: a.example' "$V/bdir/secret.txt")"
+[ "$got" = "403 403" ]
+ok $? "a symlink from a.example's tree to b.example's file or directory: $got"
+port=$mport
+
 # --- defect 9: --cgi-max bounds the programs running at once, 503 beyond ----------------------
 mport=$port
 start lim -p 0 -h 127.0.0.1 -d "$doc" -c '/cgi-bin/*' --cgi-max 3 --cgi-timeout 20
@@ -184,8 +239,10 @@ got=$(curl -s -o /dev/null -w '%{http_code}' -d ab "http://127.0.0.1:$port/cgi-b
 [ "$got" = 503 ]
 ok $? "a complete POST meanwhile: $got"
 kill $holders 2>/dev/null
-wait $holders 2>/dev/null
-sleep 0.5
+for i in $(seq 1 30); do
+	pgrep -f "^/usr/bin/perl $doc/cgi-bin/echo.cgi" >/dev/null || break
+	sleep 0.1
+done
 got=$(curl -s -d ab "http://127.0.0.1:$port/cgi-bin/echo.cgi")
 [ "$got" = "len=2 body=ab" ]
 ok $? "once they are gone, programs run again: '$got'"
