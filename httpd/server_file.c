@@ -291,19 +291,27 @@ file_html_escape(const char *s, size_t n, char *out, size_t cap)
 	return o;
 }
 
-/* A name as a URL path segment: everything but unreserved characters percent-encoded. */
-static size_t
-file_url_escape(const char *s, char *out, size_t cap)
+/*
+ * Percent-encode s: everything but unreserved characters and those in keep. The length
+ * written (NUL-terminated), or -1 when it does not fit (out then holds a prefix).
+ */
+ssize_t
+file_url_encode(const char *s, const char *keep, char *out, size_t cap)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t o = 0;
 
+	if (cap == 0)
+		return -1;
 	for (; *s != '\0'; s++) {
 		unsigned char c = (unsigned char)*s;
 		int plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
-		if (o + (plain ? 1 : 3) >= cap)
-			break;
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~' ||
+		    (keep != NULL && strchr(keep, c) != NULL);
+		if (o + (plain ? 1 : 3) >= cap) {
+			out[o] = '\0';
+			return -1;
+		}
 		if (plain) {
 			out[o++] = (char)c;
 		} else {
@@ -313,7 +321,7 @@ file_url_escape(const char *s, char *out, size_t cap)
 		}
 	}
 	out[o] = '\0';
-	return o;
+	return (ssize_t)o;
 }
 
 struct file_buf {
@@ -412,7 +420,7 @@ file_listing(int fd, const char *urlpath, char **body, size_t *len)
 			isdir = S_ISDIR(st.st_mode);
 		else
 			memset(&st, 0, sizeof(st));
-		file_url_escape(names[i], url, sizeof(url));
+		file_url_encode(names[i], NULL, url, sizeof(url)); /* a name always fits */
 		file_puts(&b, "<a href=\"");
 		file_puts(&b, url);
 		file_puts(&b, isdir ? "/\">" : "\">");

@@ -276,33 +276,6 @@ http_send_error(struct strm *s, int status, int minor_version, int conn_close, c
 	http_queue_raw(s, NULL, &o, body, (size_t)n, 0, raw, i);
 }
 
-/* Percent-encode a decoded path for a header: all but unreserved, sub-delims, ":@/".
- * The length written (NUL-terminated), or -1 when it does not fit. */
-static ssize_t
-http_path_encode(const char *p, char *out, size_t cap)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t o = 0;
-
-	for (; *p != '\0'; p++) {
-		unsigned char c = (unsigned char)*p;
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    strchr("-._~!$&'()*+,;=:@/", c) != NULL) {
-			if (o + 1 >= cap)
-				return -1;
-			out[o++] = (char)c;
-			continue;
-		}
-		if (o + 3 >= cap)
-			return -1;
-		out[o++] = '%';
-		out[o++] = hex[c >> 4];
-		out[o++] = hex[c & 15];
-	}
-	out[o] = '\0';
-	return (ssize_t)o;
-}
-
 /*
  * A directory asked without its trailing slash: 301 to the normalised path plus "/", as an
  * absolute URI as nginx sends it (the host asked for, else the listener's address, and the
@@ -327,7 +300,8 @@ http_redirect_dir(struct strm *s, const struct http_request *req, const char *pa
 	if (port != NULL && strcmp(port, ":80") == 0)
 		port = NULL;
 	n = -1;
-	if (http_path_encode(path, enc, sizeof(enc)) >= 0)
+	/* the decoded path again as a URL path: sub-delims, ':', '@' and '/' as they are */
+	if (file_url_encode(path, "!$&'()*+,;=:@/", enc, sizeof(enc)) >= 0)
 		n = snprintf(extra, sizeof(extra), "Location: http://%.*s%s%s/%s%.*s\r\n",
 		    (int)host_len, host, port != NULL ? port : "", enc, req->query ? "?" : "",
 		    req->query ? (int)req->query_len : 0, req->query ? req->query : "");

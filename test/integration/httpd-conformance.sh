@@ -6,6 +6,7 @@
 # difference and checks both sides give exactly what is named (TAP).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/httpd-common.sh"
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
 need "$H" nginx curl nc
 
@@ -52,11 +53,10 @@ http {
 EON
 nginx -p "$tmp/ngx" -c "$tmp/ngx/nginx.conf" 2>"$tmp/ngx/start.err" &
 pids="$pids $!"
-"$H" -p 0 -h 127.0.0.1 -d "$doc" >"$tmp/h.out" 2>"$tmp/h.err" &
-pids="$pids $!"
+httpd_start h -p 0 -h 127.0.0.1 -d "$doc"
+hp=$port
 for i in $(seq 1 50); do
-	hp=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/h.err" | head -n1)
-	[ -n "$hp" ] && ss -Htan "sport = :$np" | grep -q LISTEN && break
+	ss -Htan "sport = :$np" | grep -q LISTEN && break
 	sleep 0.1
 done
 [ -n "$hp" ] && ss -Htan "sport = :$np" | grep -q LISTEN

@@ -4,6 +4,7 @@
 # chosen streams and plays a server that answers with PPID 0 (TAP).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/httpd-common.sh"
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
 G=${HTTPGET:-$top_builddir/httpload/httpget}
 L=${HTTPLOAD:-$top_builddir/httpload/httpload}
@@ -12,26 +13,13 @@ need "$H" "$G" "$L" "$P" perl
 
 scratch httpd-sctp-semantics
 chmod 755 "$tmp"
-udp_free() {
-	! ss -Huan "sport = :$1" 2>/dev/null | grep -q .
-}
-for try in $(seq 1 30); do
-	base=$((30000 + (RANDOM % 1000) * 8))
-	udp_free $base && udp_free $((base + 1)) && udp_free $((base + 2)) && break
-done
+base=$(httpd_udp_ports 3)
 su=$base cu=$((base + 1)) pu=$((base + 2))
 
 doc=$tmp/doc
 mkdir -p "$doc/cgi-bin"
 echo first >"$doc/first.txt"
-cat >"$doc/cgi-bin/echo.cgi" <<'EOS'
-#!/usr/bin/perl
-binmode STDIN; binmode STDOUT;
-my $b = '';
-if (defined $ENV{CONTENT_LENGTH}) { read(STDIN, $b, $ENV{CONTENT_LENGTH}); }
-else { local $/; $b = <STDIN> // ''; }
-print "Content-Type: text/plain\r\n\r\n", "len=", length($b), " body=$b\n";
-EOS
+httpd_echo_cgi "$doc/cgi-bin/echo.cgi"
 # half an answer, then it dies: the server resets the stream
 cat >"$doc/cgi-bin/part.cgi" <<'EOS'
 #!/bin/sh
@@ -39,17 +27,11 @@ printf 'Content-Type: text/plain\r\n\r\npartial\n'
 sleep 0.3
 kill -9 $$
 EOS
-chmod 755 "$doc/cgi-bin/echo.cgi" "$doc/cgi-bin/part.cgi"
+chmod 755 "$doc/cgi-bin/part.cgi"
 chmod -R a+rX "$doc"
 
-"$H" -L usrsctp:127.0.0.1:8080 --udp-port $su --udp-remote-port $cu -d "$doc" -c '/cgi-bin/*' \
-    -l "$tmp/access.log" >"$tmp/h.out" 2>"$tmp/h.err" &
-pids="$pids $!"
-for i in $(seq 1 50); do
-	grep -q '^sctphttpd: listening on usrsctp' "$tmp/h.err" && break
-	sleep 0.1
-done
-grep -q '^sctphttpd: listening on usrsctp' "$tmp/h.err"
+httpd_start main -L usrsctp:127.0.0.1:8080 --udp-port $su --udp-remote-port $cu -d "$doc" \
+    -c '/cgi-bin/*' -l "$tmp/access.log"
 ok $? "sctphttpd listens on usrsctp 127.0.0.1:8080 (UDP $su)"
 
 peer() {

@@ -4,6 +4,7 @@
 # chunked request content, directory redirects, the CGI process limit, versions (TAP).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/httpd-common.sh"
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
 need "$H" curl nc perl
 
@@ -15,33 +16,10 @@ echo hello >"$doc/a.txt"
 printf '0123456789abcdefghij' >"$doc/r.txt"
 touch -d '2020-01-02 03:04:05 UTC' "$doc/r.txt"
 echo '<p>sub</p>' >"$doc/sub/index.html"
-# echoes its input; with no CONTENT_LENGTH (chunked content) it reads to EOF
-cat >"$doc/cgi-bin/echo.cgi" <<'EOS'
-#!/usr/bin/perl
-binmode STDIN; binmode STDOUT;
-my $b = '';
-if (defined $ENV{CONTENT_LENGTH}) { read(STDIN, $b, $ENV{CONTENT_LENGTH}); }
-else { local $/; $b = <STDIN> // ''; }
-print "Content-Type: text/plain\r\n\r\n", "len=", length($b), " body=$b\n";
-EOS
-chmod 755 "$doc/cgi-bin/echo.cgi"
+httpd_echo_cgi "$doc/cgi-bin/echo.cgi"
 chmod -R a+rX "$doc"
 
-start() {
-	local name=$1 i
-	shift
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 50); do
-		port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
-		[ -n "$port" ] && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	sed 's/^/# /' "$tmp/$name.err"
-	return 1
-}
+start() { httpd_start "$@"; }
 # raw DATA: send bytes (printf format), print the answer until the server closes (or 5 s).
 raw() {
 	printf "$1" | timeout 5 nc -N 127.0.0.1 "$port"
