@@ -119,12 +119,32 @@ int64_t rtcp_rtt_us(uint64_t ntp_now, uint32_t lsr, uint32_t dlsr);
 uint64_t rtp_ntp_now(void);
 
 /* rtcp.c: a receiver's statistics of one source (RFC 3550 appendix A.1, A.3, A.8) and its
- * report block. */
+ * report block. Source validation as A.1: a source is valid after RTCP_MIN_SEQUENTIAL packets
+ * in sequence (probation); a step forward of RTCP_MAX_DROPOUT or more, or back by more than
+ * RTCP_MAX_MISORDER, is a jump, taken as a restart of the sequence only when the next packet
+ * follows it. */
+#define RTCP_MAX_DROPOUT   3000
+#define RTCP_MAX_MISORDER  100
+#define RTCP_MIN_SEQUENTIAL 2
+enum rtcp_seq {
+	RTCP_SEQ_OK,              /* valid (in order, reordered or a duplicate) */
+	RTCP_SEQ_VALIDATED,       /* ends the probation: the RTCP_MIN_SEQUENTIAL - 1 packets
+	                           * before it (held by the caller) are valid too */
+	RTCP_SEQ_PROBATION,       /* on probation, in sequence with the ones before it */
+	RTCP_SEQ_PROBATION_AGAIN, /* on probation, not in sequence: the ones before are void */
+	RTCP_SEQ_JUMP,            /* not valid unless the next packet follows it */
+	RTCP_SEQ_RESTART,         /* it followed a jump: the sequence restarts at the packet
+	                           * before it (held by the caller), both valid */
+};
 struct rtcp_rx {
 	int init;
+	int probation;          /* packets still to come in sequence */
 	uint16_t max_seq;
+	uint32_t bad_seq;       /* the packet that would confirm a jump (65537: none) */
 	uint32_t cycles, base_seq, clock;
 	uint64_t received, expected_prior, received_prior;
+	uint64_t span_done;     /* sequence numbers covered before the restarts */
+	uint64_t restarts;
 	double jitter;          /* timestamp units */
 	int have_transit;
 	int64_t transit;
@@ -132,7 +152,8 @@ struct rtcp_rx {
 	uint64_t lsr_at_us;     /* its arrival */
 };
 void rtcp_rx_init(struct rtcp_rx *r, uint32_t clock);
-void rtcp_rx_packet(struct rtcp_rx *r, uint16_t seq, uint32_t ts, uint64_t now_us);
+enum rtcp_seq rtcp_rx_packet(struct rtcp_rx *r, uint16_t seq, uint32_t ts, uint64_t now_us);
+uint64_t rtcp_rx_span(const struct rtcp_rx *r);
 void rtcp_rx_sr(struct rtcp_rx *r, uint64_t ntp, uint64_t now_us);
 void rtcp_rx_block(struct rtcp_rx *r, uint32_t src, uint64_t now_us, struct rtcp_block *b);
 double rtcp_rx_jitter_ms(const struct rtcp_rx *r);
