@@ -21,6 +21,8 @@
 #define PLAY_SWITCH_MS   1000  /* a new SSRC is followed once the old one is this silent */
 #define PLAY_SWITCH_PKTS 4     /* or once it sent this many in sequence, none of the old between */
 #define PLAY_HOLD        8     /* packets held until their source is valid */
+#define PLAY_ROOM_MS     2000  /* a gap may be this much longer than the time that passed */
+#define PLAY_STALE_MAX   16    /* frames a timestamp may go back before it is a jump */
 
 /* Packets held back: of the source on probation or after a jump (RFC 3550 A.1), or of a new
  * SSRC before it is followed. */
@@ -38,7 +40,7 @@ struct play_hold {
 
 /* The counters of the jitter buffers retired at a restart or a new source. */
 struct play_acc {
-	uint64_t played, late, duplicates, too_big, lost;
+	uint64_t played, late, duplicates, too_big, lost, rebases;
 };
 #define PLAY_EARLY_RR_MS 100   /* early receiver reports (a packet late) at most this often */
 
@@ -100,6 +102,10 @@ struct play {
 	int have_first;
 	uint32_t fts0;
 	int64_t next_n;
+	int64_t fts0_n;         /* the frame index of fts0 (a splice moves it) */
+	uint64_t ft0_us;        /* when the timeline (re)started, at frame ft0_n */
+	int64_t ft0_n;
+	uint64_t ts_splices;    /* timestamp jumps: the timeline spliced */
 	int rate, channels, samples;
 	int reservoir;          /* main data bytes the decoder holds since its last reset */
 	int16_t last[PLAY_MAXPCM];
@@ -110,7 +116,7 @@ struct play {
 	    frames_undecodable, frames_stale, decoder_resets, info_frames;
 	/* the accounting (play_report): every datagram on the media path, and why one was
 	 * not played */
-	uint64_t pk_datagrams, pk_wrong_pt, pk_unvalidated, pk_oversized, fec_ok;
+	uint64_t pk_datagrams, pk_wrong_pt, pk_unvalidated, pk_oversized, pk_duplicates, fec_ok;
 	uint64_t sources, restarts, span_done;
 	uint64_t sr_packets_done, sr_packets;  /* the senders' SR packet counts: of the
 	                                        * sources before, of the current one */
@@ -334,7 +340,30 @@ play_frame_index(const struct play *p, uint32_t ts, int rate, int samples)
 {
 	int64_t dt = rtp_ts_diff(ts, p->fts0), unit = (int64_t)samples * RTP_CLOCK_MPA;
 
-	return dt >= 0 ? (2 * dt * rate + unit) / (2 * unit) : -1;
+	return p->fts0_n + (dt >= 0 ? (2 * dt * rate + unit) / (2 * unit) :
+	    -((-2 * dt * rate + unit) / (2 * unit)));
+}
+
+/* How far ahead of the timeline a frame may be: the frames the wall clock has had time for
+ * since the timeline (re)started, and the playout delay and PLAY_ROOM_MS more; a sender's
+ * timestamps further ahead jumped (the gap would be longer than the time that passed). */
+static int64_t
+play_room(const struct play *p)
+{
+	int64_t frame_us = (int64_t)p->samples * 1000000 / p->rate;
+	int64_t wall = (int64_t)(ev_clock_us() - p->ft0_us) + ((int64_t)p->delay_ms +
+	    PLAY_ROOM_MS) * 1000;
+
+	return p->ft0_n - p->next_n + wall / frame_us;
+}
+
+/* The timeline goes on from frame next_n at timestamp ts, now. */
+static void
+play_timeline_start(struct play *p, uint32_t ts)
+{
+	p->fts0 = ts;
+	p->fts0_n = p->ft0_n = p->next_n;
+	p->ft0_us = ev_clock_us();
 }
 
 /* A frame from the depacketizer, in sequence order: place it on the media timeline by its
@@ -358,8 +387,8 @@ play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int 
 	}
 	if (!p->have_first) {
 		p->have_first = 1;
-		p->fts0 = ts;
 		p->next_n = 0;
+		play_timeline_start(p, ts);
 	}
 	if (f.rate != p->rate || f.channels != p->channels || f.samples != p->samples) {
 		if (p->rate != 0)
@@ -368,10 +397,17 @@ play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int 
 		p->channels = f.channels;
 		p->samples = f.samples;
 		p->last_n = 0;
-		p->fts0 = ts;
 		p->next_n = 0;
+		play_timeline_start(p, ts);
 	}
 	n = play_frame_index(p, ts, f.rate, f.samples);
+	if (n > p->next_n + play_room(p) || n < p->next_n - PLAY_STALE_MAX) {
+		/* a timestamp jump: a gap longer than the time that passed, or far back; the
+		 * timeline is spliced at this frame */
+		p->ts_splices++;
+		play_timeline_start(p, ts);
+		n = p->next_n;
+	}
 	if (n < p->next_n) {
 		p->frames_stale++;
 		return;
@@ -448,14 +484,15 @@ play_tail(struct play *p)
 			return;
 		/* the group's end: the frames before it */
 		dt = rtp_ts_diff((uint32_t)((uint64_t)p->fec_end * 9 / 100), p->fts0);
-		n = dt >= 0 ? dt * p->rate / ((int64_t)p->samples * RTP_CLOCK_MPA) : -1;
+		n = dt >= 0 ? p->fts0_n + dt * p->rate / ((int64_t)p->samples * RTP_CLOCK_MPA) :
+		    -1;
 		t0 = p->fec_t0_us;
 	} else {
 		if (p->jb == NULL || !p->jb->have_ts_max)
 			return;
 		/* the last packet's first frame */
 		n = play_frame_index(p, p->jb->ts_max, p->rate, p->samples);
-		n = n >= 0 ? n + 1 : -1;
+		n++;
 		t0 = p->jb->t0_us;
 	}
 	frame_us = (int64_t)p->samples * 1000000 / p->rate;
@@ -546,6 +583,7 @@ play_retire(struct play *p)
 	p->acc.duplicates += p->jb->duplicates;
 	p->acc.too_big += p->jb->too_big;
 	p->acc.lost += p->jb->lost;
+	p->acc.rebases += p->jb->rebases;
 }
 
 /* The sequence starts over (a jump confirmed, RFC 3550 A.1, or a new source): play out what
@@ -638,6 +676,11 @@ play_current(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_
 		play_hold_put(&p->hold, seq, ts, pl, len, at);
 		break;
 	case RTCP_SEQ_PROBATION_AGAIN:
+		if (p->hold.n == 1 && p->hold.pkt[0].seq == seq) {
+			p->pk_duplicates++; /* the held one again: the probation is where it was */
+			break;
+		}
+		/* FALLTHROUGH */
 	case RTCP_SEQ_JUMP:
 		p->pk_unvalidated += p->hold.n;
 		p->hold.n = 0;
@@ -1043,7 +1086,7 @@ play_tally(const struct play *p, struct play_tally *t)
 	t->received = p->pk_datagrams;
 	t->played = p->fx != NULL ? p->fec_ok : p->acc.played + j->received;
 	t->late = p->acc.late + j->late + p->fec_late;
-	t->duplicates = p->acc.duplicates + j->duplicates;
+	t->duplicates = p->acc.duplicates + j->duplicates + p->pk_duplicates;
 	t->malformed = p->bad_packets;
 	t->wrong_pt = p->pk_wrong_pt;
 	t->other = p->other_ssrc;
@@ -1061,9 +1104,9 @@ play_tally(const struct play *p, struct play_tally *t)
 	/* what the sender says it sent beyond what the timeline covers: frames short at an
 	 * end, in the timeline's frames per packet */
 	t->sender = -1;
+	t->covered = p->span_done + rtcp_rx_span(&p->rx);
 	if (p->fx == NULL && p->have_sr_packets) {
 		t->sender = (int64_t)(p->sr_packets_done + p->sr_packets);
-		t->covered = p->span_done + rtcp_rx_span(&p->rx);
 		if ((uint64_t)t->sender > t->covered)
 			t->short_pk = (uint64_t)t->sender - t->covered;
 		if (t->short_pk > 0)
@@ -1084,13 +1127,22 @@ play_report(struct play *p)
 	uint64_t bad, dummies = 0, poc = 0, late = 0;
 
 	play_tally(p, &t);
-	/* the verdict counts the frames the sender sent beyond the timeline as concealed */
-	frames = t.timeline + t.short_frames;
-	loss = frames ? 100.0 * (double)(p->frames_concealed + t.short_frames) / (double)frames :
-	    100.0;
+	/* the verdict counts the frames the sender sent beyond the timeline, and the frames
+	 * that came but had no place on it (stale), as concealed */
+	frames = t.timeline + t.short_frames + p->frames_stale;
+	loss = frames ? 100.0 * (double)(p->frames_concealed + t.short_frames +
+	    p->frames_stale) / (double)frames : 100.0;
 	gap = p->longest_run * fdur;
 	if (t.short_frames * fdur > gap)
 		gap = t.short_frames * fdur;
+	/* and the packets that were not played (RTP formats: FEC makes up for lost ones) of
+	 * what the sender sent, or else of the sequence numbers covered */
+	if (p->fx == NULL) {
+		uint64_t all = t.covered > (uint64_t)(t.sender > 0 ? t.sender : 0) ? t.covered :
+		    (uint64_t)t.sender;
+		if (all > 0 && all > t.played && 100.0 * (double)(all - t.played) / (double)all > loss)
+			loss = 100.0 * (double)(all - t.played) / (double)all;
+	}
 	ok = t.timeline > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
 	bad = p->bad_packets + p->pk_wrong_pt + p->dp.malformed;
 	if (p->format != 2250) {
@@ -1140,7 +1192,8 @@ play_report(struct play *p)
 		    "\"frames_gap\":%llu,\"frames_dummy\":%llu,\"frames_end\":%llu,"
 		    "\"frames_in\":%llu,\"frames_stale\":%llu,\"frames_info\":%llu,"
 		    "\"frames_malformed\":%llu,\"sender_packets\":%lld,\"sender_packets_missing\":%llu,"
-		    "\"frames_missing\":%llu,\"accounting_adds_up\":%s,",
+		    "\"frames_missing\":%llu,\"timestamp_splices\":%llu,\"schedule_jumps\":%llu,"
+		    "\"accounting_adds_up\":%s,",
 		    (unsigned long long)t.played, (unsigned long long)t.malformed,
 		    (unsigned long long)t.wrong_pt, (unsigned long long)t.other,
 		    (unsigned long long)t.unvalidated, (unsigned long long)t.oversized,
@@ -1150,7 +1203,9 @@ play_report(struct play *p)
 		    (unsigned long long)p->frames_in, (unsigned long long)p->frames_stale,
 		    (unsigned long long)p->info_frames, (unsigned long long)p->frames_malformed,
 		    (long long)t.sender, (unsigned long long)t.short_pk,
-		    (unsigned long long)t.short_frames, t.adds_up ? "true" : "false");
+		    (unsigned long long)t.short_frames, (unsigned long long)p->ts_splices,
+		    (unsigned long long)(p->acc.rebases + p->jb->rebases),
+		    t.adds_up ? "true" : "false");
 		printf("%s\"satisfactory\":%s}\n", snr, ok ? "true" : "false");
 	} else {
 		char extra[160] = "", sender[160] = "no RTCP SR with a packet count";
@@ -1185,7 +1240,8 @@ play_report(struct play *p)
 		    "%llu unvalidated + %llu oversized (%s)\n"
 		    "timeline: %llu frames = %llu played + %llu concealed (%llu gaps, "
 		    "%llu undecodable, %llu dummies, %llu at the end)\n"
-		    "sources: %llu, %llu sequence restarts; sender: %s\n"
+		    "sources: %llu, %llu sequence restarts, %llu timestamp jumps spliced; "
+		    "sender: %s\n"
 		    "verdict: %s\n",
 		    (unsigned long long)t.received, (unsigned long long)t.played,
 		    (unsigned long long)t.late, (unsigned long long)t.duplicates,
@@ -1196,7 +1252,7 @@ play_report(struct play *p)
 		    (unsigned long long)p->frames_concealed, (unsigned long long)p->frames_gap,
 		    (unsigned long long)p->frames_undecodable, (unsigned long long)p->frames_dummy,
 		    (unsigned long long)p->frames_tail, (unsigned long long)p->sources,
-		    (unsigned long long)p->restarts, sender,
+		    (unsigned long long)p->restarts, (unsigned long long)p->ts_splices, sender,
 		    ok ? "satisfactory" : "not satisfactory");
 	}
 	fflush(stdout);

@@ -340,7 +340,17 @@ struct jitter {
 	 * time - arrival (negative: late), for RTCP's reports */
 	int64_t slack_min_us;
 	int have_slack;
+	/* a timestamp jump: JITTER_JUMP_RUN packets in sequence, each off its schedule by more
+	 * than JITTER_JUMP_US (early or late) and by the same amount within JITTER_JUMP_TOL_US,
+	 * move the schedule (the ones before in the run were early or late as they came) */
+	int jump_run;
+	uint16_t jump_seq;
+	int64_t jump_off_us;
+	uint64_t rebases;
 };
+#define JITTER_JUMP_RUN 8
+#define JITTER_JUMP_US 1000000
+#define JITTER_JUMP_TOL_US 50000
 
 struct jitter *jitter_new(uint32_t delay_ms);
 void jitter_free(struct jitter *j);
