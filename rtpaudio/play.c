@@ -162,9 +162,12 @@ play_usage(FILE *fp)
 "  sender: on udp to where its sender reports come from (PORT+1), on sctp and prsctp on the\n"
 "  association with PPID 0x52544350, on tcp in the RFC 4571 framing (RFC 5761 demux).\n"
 "  The stream ends with an RTCP BYE (udp, PORT+1), the sender closing (sctp, tcp), the\n"
-"  idle timeout or --duration. A new source (a restarted sender) is followed once the\n"
-"  current one has been silent for %d ms. Verdict: satisfactory when residual frame loss <= %.0f%%\n"
-"  and the longest gap <= %.0f ms.\n", PLAY_SWITCH_MS, PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
+"  idle timeout or --duration. Sources are validated as RFC 3550 A.1 (probation, jumps);\n"
+"  a new source (a restarted sender) is followed after %d packets in sequence with none\n"
+"  of the current one's between, or once the current one has been silent for %d ms.\n"
+"  Every packet and frame is accounted for (rtpaudio(1), ACCOUNTING). Verdict:\n"
+"  satisfactory when residual loss <= %.0f%% and the longest gap <= %.0f ms.\n",
+	    PLAY_SWITCH_PKTS, PLAY_SWITCH_MS, PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
 }
 
 static int
