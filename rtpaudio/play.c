@@ -52,7 +52,7 @@ struct play {
 	int16_t *pcm;           /* --reference: everything played, to compare at the end */
 	size_t pcm_n, pcm_cap;
 	int have_snr;
-	double snr_db;
+	double snr_db, intact_pct;
 	long ref_offset;
 	size_t snr_segs;
 	int raw, json, verbose;
@@ -248,7 +248,7 @@ play_reference(struct play *p)
 	p->ref_offset = wav_offset(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch,
 	    8192);
 	p->snr_db = wav_segsnr(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch, rate,
-	    p->ref_offset, &p->snr_segs);
+	    p->ref_offset, &p->snr_segs, &p->intact_pct);
 	p->have_snr = 1;
 	free(ref);
 	return 0;
@@ -1126,7 +1126,7 @@ play_report(struct play *p)
 	uint64_t frames;
 	double loss, gap;
 	int ok;
-	char snr[200] = "";
+	char snr[400] = "";
 	uint64_t bad, dummies = 0, poc = 0, late = 0;
 
 	play_tally(p, &t);
@@ -1157,11 +1157,13 @@ play_report(struct play *p)
 
 	if (p->have_snr && p->json)
 		snprintf(snr, sizeof(snr), "\"segsnr_db\":%.2f,\"ref_offset\":%ld,"
-		    "\"snr_segments\":%zu,", p->snr_db, p->ref_offset, p->snr_segs);
+		    "\"snr_segments\":%zu,\"intact_segments_pct\":%.2f,", p->snr_db, p->ref_offset,
+		    p->snr_segs, p->intact_pct);
 	else if (p->have_snr)
 		snprintf(snr, sizeof(snr), "segmental SNR: %.2f dB against %s (offset %ld sample "
-		    "frames, %zu segments of 20 ms)\n", p->snr_db, p->ref_path, p->ref_offset,
-		    p->snr_segs);
+		    "frames, %zu segments of 20 ms)\nintact segments: %.2f %% (20 ms segments at "
+		    "%.0f dB SNR or better)\n", p->snr_db, p->ref_path, p->ref_offset, p->snr_segs,
+		    p->intact_pct, WAV_INTACT_DB);
 	if (p->json) {
 		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
 		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"

@@ -374,8 +374,11 @@ int16_t *wav_read(const char *path, size_t *nsamples, int *rate, int *channels, 
     size_t errlen);
 int wav_compare_main(int argc, char **argv);
 long wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff);
+/* The segmental SNR (mean over 20 ms segments, each clamped to [-10, 60] dB) and the share
+ * of the reference's segments the output reproduces at WAV_INTACT_DB or better (%). */
+#define WAV_INTACT_DB 20.0
 double wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
-    int rate, long offset, size_t *nseg);
+    int rate, long offset, size_t *nseg, double *intact_pct);
 
 /* out.c: audio through libout123, and a reference file's clean decode */
 struct out123_struct;
