@@ -383,8 +383,9 @@ play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int 
 		return;
 	}
 	/* Some senders (GStreamer's mpegaudioparse ! rtpmpapay) pass the Xing/Info frame on:
-	 * it is metadata, not a frame of audio. */
-	if (mp3_is_info(frame, len, &f)) {
+	 * at the start it is metadata, not a frame of audio. Further on (files joined with cat)
+	 * it has its place on the timeline and is decoded, as mpg123 does (a silent frame). */
+	if (!p->have_first && mp3_is_info(frame, len, &f)) {
 		p->info_frames++;
 		return;
 	}
