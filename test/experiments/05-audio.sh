@@ -123,7 +123,7 @@ csv=$EXP_OUT/05-audio.csv
 awk '
 function jf(s, k) { return match(s, "\"" k "\":[-0-9.a-z]*") ? substr(s, RSTART + length(k) + 3, RLENGTH - length(k) - 3) : "" }
 function sf(s, k) { return match(s, " " k "=[-0-9.]*") ? substr(s, RSTART + length(k) + 2, RLENGTH - length(k) - 2) : "" }
-BEGIN { print "format,transport,rate_kbit,loss_pct,packets_received,packets_lost,packets_late,frames_played,frames_concealed,residual_frame_loss_pct,longest_gap_ms,fec_recovered,lifetime_end_ms,srtt_ms,rtcp_rtt_ms,send_late_max_ms,cpu_play_s,cpu_send_s,satisfactory,draw,intact_segments_pct" }
+BEGIN { print "format,transport,rate_kbit,loss_pct,packets_received,packets_lost,packets_late,frames_played,frames_concealed,residual_frame_loss_pct,longest_gap_ms,fec_recovered,lifetime_end_ms,srtt_ms,rtcp_rtt_ms,send_late_max_ms,cpu_play_s,cpu_send_s,satisfactory,draw" }
 {
 	j = ""; while ((getline l < ($6 ".json")) > 0) j = j l; close($6 ".json")
 	e = ""; while ((getline l < ($6 ".send")) > 0) if (l ~ /rtpaudio send: end /) e = l; close($6 ".send")
@@ -133,7 +133,7 @@ BEGIN { print "format,transport,rate_kbit,loss_pct,packets_received,packets_lost
 	    jf(j, "packets_late") "," jf(j, "frames_played") "," jf(j, "frames_concealed") "," \
 	    jf(j, "residual_frame_loss_pct") "," jf(j, "longest_gap_ms") "," jf(j, "fec_recovered") "," \
 	    sf(e, "lifetime_ms") "," sf(e, "srtt_ms") "," sf(e, "rtcp_rtt_ms") "," sf(e, "late_max_ms") "," \
-	    jf(j, "cpu_s") "," sf(e, "cpu_s") "," sat "," $5 "," jf(j, "intact_segments_pct")
+	    jf(j, "cpu_s") "," sf(e, "cpu_s") "," sat "," $5
 }' "$EXP_OUT/raw/cells.txt" >"$csv"
 
 # Boundary: per format, transport and bandwidth the most loss up to which every cell was
@@ -318,12 +318,6 @@ cell() { # the transports satisfactory in one cell, as letters
 		s = s (s ? " " : "") ($2 == "udp" ? "U" : $2 == "sctp" ? "S" : $2 == "prsctp-200" ? "P" : "A") }
 	END { print (s ? s : "-") }' "$csv"
 }
-cellq() { # each transport's intact segments (% of 20 ms segments at 20 dB SNR or better)
-	awk -F, -v f="$1" -v r="$2" -v l="$3" 'NR > 1 && $20 == 1 && $1 == f && $3 == r && $4 == l {
-		s = s (s ? " " : "") ($2 == "udp" ? "U" : $2 == "sctp" ? "S" : $2 == "prsctp-200" ? "P" : "A") \
-		    ($21 == "" ? "?" : sprintf("%.0f", $21)) }
-	END { print (s ? s : "-") }' "$csv"
-}
 {
 	echo "## 05. Audio viability: MP3 over UDP, SCTP and PR-SCTP (figures 11-13)"
 	echo
@@ -348,18 +342,6 @@ cellq() { # each transport's intact segments (% of 20 ms segments at 20 dB SNR o
 			kb=$(kbit "$rate")
 			printf '| %s |' "$kb"
 			for l in $losses; do printf ' %s |' "$(cell "$fmt" "$kb" "$l")"; done
-			echo
-		done
-		echo
-		echo "**$fmt**: intact segments per cell and transport (% of the 20 ms segments played at 20 dB SNR or"
-		echo "better against a clean decode, rtpaudio(1); 100: all; it ranks what the verdict only splits in two)"
-		echo
-		printf '| kbit/s |'; for l in $losses; do printf ' %s %% |' "$l"; done; echo
-		printf '|---|'; for l in $losses; do printf '%s' '---|'; done; echo
-		for rate in $rates; do
-			kb=$(kbit "$rate")
-			printf '| %s |' "$kb"
-			for l in $losses; do printf ' %s |' "$(cellq "$fmt" "$kb" "$l")"; done
 			echo
 		done
 		echo

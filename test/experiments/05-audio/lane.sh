@@ -44,9 +44,8 @@ a5_stream() {
 	local name=$1 pp sp
 	a5_link "$rate" "$A5_DELAY_MS" 0
 	# the player gives up A5_SECS + 30 s after it starts, whatever happens
-	# --reference: the intact segments (rtpaudio(1)) beside the verdict
 	lab_bg b "$R" play "${pa[@]}" -d "$A5_PLAYOUT_MS" --idle 3000 -D $((A5_SECS + 30)) \
-		--reference "$A5_MP3" --json "$LAB_B_IP:5004" >"$out/$name.json" 2>"$out/$name.play"
+		--json "$LAB_B_IP:5004" >"$out/$name.json" 2>"$out/$name.play"
 	pp=$LAB_PID
 	sleep 0.5
 	lab_bg a "$R" send "${sa[@]}" --start-delay 1000 "$A5_MP3" "$LAB_B_IP:5004" \
