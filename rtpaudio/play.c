@@ -165,7 +165,7 @@ play_usage(FILE *fp)
 "  idle timeout or --duration. Sources are validated as RFC 3550 A.1 (probation, jumps);\n"
 "  a new source (a restarted sender) is followed after %d packets in sequence with none\n"
 "  of the current one's between, or once the current one has been silent for %d ms.\n"
-"  Every packet and frame is accounted for (rtpaudio(1), ACCOUNTING). Verdict:\n"
+"  Every packet and frame is accounted for (rtpaudio(1), STATISTICS). Verdict:\n"
 "  satisfactory when residual loss <= %.0f%% and the longest gap <= %.0f ms.\n",
 	    PLAY_SWITCH_PKTS, PLAY_SWITCH_MS, PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
 }
@@ -1071,7 +1071,7 @@ play_accept(struct tp_listener *l, void *arg)
 }
 
 /* The accounting: every datagram on the media path has one fate, every frame of the
- * timeline is played or concealed (doc/rtpaudio.1, ACCOUNTING). */
+ * timeline is played or concealed (doc/rtpaudio.1, STATISTICS AND VERDICT). */
 struct play_tally {
 	uint64_t received, played, late, duplicates, malformed, wrong_pt, other, unvalidated,
 	    oversized, lost;
