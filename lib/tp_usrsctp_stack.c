@@ -242,7 +242,8 @@ tp_usrsctp_init(uint16_t port)
 		syscall(SYS_capset, &h, saved);
 }
 
-/* Closed associations still shut down gracefully in the stack's threads: let them finish. */
+/* Closed associations still shut down gracefully in the stack's threads: let them finish
+ * (3 s at most), and the threads end quickly after (tp_usrsctp_udp_wake). */
 static void
 tp_usrsctp_atexit(void)
 {
@@ -252,10 +253,13 @@ tp_usrsctp_atexit(void)
 	pthread_mutex_lock(&tp_usrsctp_mu);
 	open = tp_usrsctp_nused;
 	pthread_mutex_unlock(&tp_usrsctp_mu);
-	for (i = 0; i < 60; i++) {
-		if (usrsctp_finish() == 0 || open > 0)
+	if (open > 0)
+		return;
+	tp_usrsctp_udp_wake(tp_usrsctp_udp);
+	for (i = 0; i < 3000; i++) {
+		if (usrsctp_finish() == 0)
 			return;
-		usleep(50000);
+		usleep(1000);
 	}
 }
 
@@ -283,6 +287,7 @@ tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen)
 		usrsctp_finish();
 		return -1;
 	}
+	tp_usrsctp_udp_setup(port);
 	usrsctp_sysctl_set_sctp_no_csum_on_loopback(0); /* always CRC32c, as peers expect */
 	usrsctp_sysctl_set_sctp_blackhole(0);           /* INIT to a closed port gets an ABORT */
 	tp_usrsctp_udp = port;
