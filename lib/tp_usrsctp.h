@@ -19,6 +19,9 @@ void tp_usrsctp_drain(uintptr_t id, int efd);
 
 /* tp_usrsctp_udp.c */
 void tp_usrsctp_udp_setup(uint16_t port);
-void tp_usrsctp_udp_wake(uint16_t port);
+
+/* tp_usrsctp_linger.c */
+void tp_usrsctp_linger_close(struct socket *so);
+int tp_usrsctp_linger_finish(int ms);
 
 #endif

@@ -1,12 +1,10 @@
-/* tp_usrsctp_udp.c: usrsctp's own UDP sockets, sized so a burst cannot overrun them, and woken at exit. */
+/* tp_usrsctp_udp.c: usrsctp's own UDP sockets, sized so that a burst cannot overrun them. */
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include "tp_usrsctp.h"
 
@@ -25,8 +23,6 @@
 #define TP_USRSCTP_UDP_RCVBUF (4 << 20) /* asked; the kernel doubles it */
 #define TP_USRSCTP_UDP_MAXFD 2          /* IPv4 and IPv6 */
 
-static int tp_usrsctp_udp_fd[TP_USRSCTP_UDP_MAXFD] = { -1, -1 };
-static int tp_usrsctp_udp_nfd;
 
 static int
 tp_usrsctp_udp_ours(int fd, uint16_t port)
@@ -69,17 +65,17 @@ tp_usrsctp_udp_setup(uint16_t port)
 	DIR *dir;
 	char *end;
 	long fd;
-	int got, least = 0;
+	int got, least = 0, found = 0;
 
 	if ((dir = opendir("/proc/self/fd")) == NULL)
 		return;
-	while ((d = readdir(dir)) != NULL && tp_usrsctp_udp_nfd < TP_USRSCTP_UDP_MAXFD) {
+	while ((d = readdir(dir)) != NULL && found < TP_USRSCTP_UDP_MAXFD) {
 		fd = strtol(d->d_name, &end, 10);
 		if (*end != '\0' || end == d->d_name || fd == dirfd(dir))
 			continue;
 		if (!tp_usrsctp_udp_ours((int)fd, port))
 			continue;
-		tp_usrsctp_udp_fd[tp_usrsctp_udp_nfd++] = (int)fd;
+		found++;
 		got = tp_usrsctp_udp_grow((int)fd);
 		if (least == 0 || got < least)
 			least = got;
@@ -87,37 +83,4 @@ tp_usrsctp_udp_setup(uint16_t port)
 	closedir(dir);
 	if (least > 0 && (uint32_t)(least / 4) < usrsctp_sysctl_get_sctp_recvspace())
 		usrsctp_sysctl_set_sctp_recvspace((uint32_t)(least / 4));
-}
-
-/*
- * Before usrsctp_finish: its receive threads block in recvmsg with a 100 ms timeout and are
- * joined only once that ends. A 1 ms timeout from now on, and a datagram that no SCTP stack
- * accepts (too short for a common header) to end the wait already begun, make the join quick.
- */
-void
-tp_usrsctp_udp_wake(uint16_t port)
-{
-	struct timeval tv = { 0, 1000 };
-	struct sockaddr_storage ss;
-	socklen_t len;
-	char junk[4] = { 0 };
-	int i, s;
-
-	for (i = 0; i < tp_usrsctp_udp_nfd; i++) {
-		len = sizeof(ss);
-		if (setsockopt(tp_usrsctp_udp_fd[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == -1 ||
-		    getsockname(tp_usrsctp_udp_fd[i], (struct sockaddr *)&ss, &len) == -1)
-			continue;
-		if (ss.ss_family == AF_INET) {
-			((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-			((struct sockaddr_in *)&ss)->sin_port = htons(port);
-		} else {
-			((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
-			((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
-		}
-		if ((s = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
-			continue;
-		sendto(s, junk, sizeof(junk), 0, (struct sockaddr *)&ss, len);
-		close(s);
-	}
 }
