@@ -52,7 +52,8 @@ sleep 0.3
 # The time from httpget's last body byte to its end (median of 5 each size, the worse size
 # counts); it was 114-215 ms when the stack slept 50 ms at exit and waited in usrsctp_finish
 # (tp_usrsctp_linger.c says why it no longer does).
-python3 - "$G" $((base + 3)) $((base + 2)) >"$tmp/exit.txt" 2>&1 <<'PY'
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+    python3 - "$G" $((base + 3)) $((base + 2)) >"$tmp/exit.txt" 2>&1 <<'PY'
 import json, subprocess, sys, time
 g, lport, rport = sys.argv[1:4]
 for f in ("1k", "1m"):
@@ -76,7 +77,13 @@ PY
 rc=$?
 sed 's/^/# /' "$tmp/exit.txt"
 worst=$(awk '$1 ~ /^1/ {print $5}' "$tmp/exit.txt" | sort -n | tail -1)
-lim=${USRSCTP_EXIT_MS:-20}
+# Under AddressSanitizer every step is slower and the leak check runs after the last byte: it
+# is left out of these runs and the bound is 100 ms (the waits removed were 150 ms and more).
+if grep -q 'fsanitize=address' "$top_builddir/Makefile" 2>/dev/null; then
+	lim=${USRSCTP_EXIT_MS:-100}
+else
+	lim=${USRSCTP_EXIT_MS:-20}
+fi
 [ $rc -eq 0 ] && [ -n "$worst" ] && awk -v w="$worst" -v l="$lim" 'BEGIN { exit !(w < l) }'
 ok $? "httpget over usrsctp ends within $lim ms of its last body byte (median: $worst ms)"
 
