@@ -14,7 +14,7 @@
  * still queued, as a close would) and kept until its association is gone, which SCTP_STATUS
  * tells at once; then it is closed. A few of the oldest are looked at on every close, and all
  * of them at exit. An abort (SO_LINGER 0) and unread data (a close that ABORTs) are closed at
- * once, as before.
+ * once, as before, and so is a lingering socket that data still reaches.
  */
 
 #define TP_USRSCTP_REAP 4 /* lingering sockets looked at per close */
@@ -74,6 +74,38 @@ tp_usrsctp_linger_push(struct socket *so)
 	return 0;
 }
 
+/*
+ * Data that came after the close is refused as a closed socket's would be: the close ABORTs
+ * (SO_LINGER 0). Notifications are read and dropped, so that they do not count as such data.
+ */
+static int
+tp_usrsctp_linger_refuse(struct socket *so)
+{
+	struct linger l = { 1, 0 };
+	struct sockaddr_storage from;
+	struct sctp_rcvinfo rcv;
+	socklen_t fromlen, infolen;
+	unsigned int infotype;
+	char buf[1024];
+	int flags;
+
+	/* usrsctp_recvv writes through every pointer it is given: none may be NULL */
+	while (usrsctp_get_events(so) & SCTP_EVENT_READ) {
+		flags = 0;
+		fromlen = sizeof(from);
+		infolen = sizeof(rcv);
+		infotype = 0;
+		if (usrsctp_recvv(so, buf, sizeof(buf), (struct sockaddr *)&from, &fromlen, &rcv,
+		    &infolen, &infotype, &flags) <= 0)
+			return 0;
+		if (!(flags & MSG_NOTIFICATION)) {
+			(void)usrsctp_setsockopt(so, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Look at up to max of the oldest: close those whose association is gone; under the lock. */
 static void
 tp_usrsctp_linger_reap(size_t max)
@@ -84,7 +116,7 @@ tp_usrsctp_linger_reap(size_t max)
 		so = tp_usrsctp_lingering[tp_usrsctp_lhead];
 		tp_usrsctp_lhead = (tp_usrsctp_lhead + 1) % tp_usrsctp_lcap;
 		tp_usrsctp_lcount--;
-		if (tp_usrsctp_linger_alive(so))
+		if (!tp_usrsctp_linger_refuse(so) && tp_usrsctp_linger_alive(so))
 			tp_usrsctp_linger_push(so); /* room: it was just taken out */
 		else
 			usrsctp_close(so);
