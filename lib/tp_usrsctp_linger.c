@@ -75,13 +75,13 @@ tp_usrsctp_linger_push(struct socket *so)
 }
 
 /*
- * Data that came after the close is refused as a closed socket's would be: the close ABORTs
- * (SO_LINGER 0). Notifications are read and dropped, so that they do not count as such data.
+ * Data that came after the close is refused as a closed socket's would be: with an ABORT. Notifications are read and dropped, so that they do not count as such data.
  */
 static int
 tp_usrsctp_linger_refuse(struct socket *so)
 {
 	struct linger l = { 1, 0 };
+	struct sctp_sndinfo si;
 	struct sockaddr_storage from;
 	struct sctp_rcvinfo rcv;
 	socklen_t fromlen, infolen;
@@ -99,7 +99,12 @@ tp_usrsctp_linger_refuse(struct socket *so)
 		    &infolen, &infotype, &flags) <= 0)
 			return 0;
 		if (!(flags & MSG_NOTIFICATION)) {
-			(void)usrsctp_setsockopt(so, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+			/* the ABORT as tp_usrsctp_abort sends it: a close with SO_LINGER 0 races
+			 * with the receive thread (usrsctp issues 676, 709) */
+			memset(&si, 0, sizeof(si));
+			si.snd_flags = SCTP_ABORT;
+			if (usrsctp_sendv(so, "", 0, NULL, 0, &si, sizeof(si), SCTP_SENDV_SNDINFO, 0) == -1)
+				(void)usrsctp_setsockopt(so, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 			return 1;
 		}
 	}
