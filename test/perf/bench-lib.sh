@@ -86,3 +86,31 @@ for k in sys.argv[1].split("/"):
     v = v[k]
 print(v)' "$1"
 }
+
+# nginx_conf WORKERS MASTER PORT: $tmp/nginx/nginx.conf serving $tmp/doc
+nginx_conf() {
+	cat >"$tmp/nginx/nginx.conf" <<-CONF
+	worker_processes $1;
+	daemon off;
+	master_process $2;
+	error_log $tmp/nginx/error.log;
+	pid $tmp/nginx/nginx.pid;
+	events { worker_connections 4096; }
+	http {
+		access_log off;
+		sendfile on;
+		tcp_nopush on;
+		keepalive_requests 1000000;
+		client_body_temp_path $tmp/nginx;
+		proxy_temp_path $tmp/nginx;
+		fastcgi_temp_path $tmp/nginx;
+		uwsgi_temp_path $tmp/nginx;
+		scgi_temp_path $tmp/nginx;
+		default_type application/octet-stream;
+		server {
+			listen 127.0.0.1:$3;
+			root $tmp/doc;
+		}
+	}
+	CONF
+}

@@ -109,32 +109,6 @@ UDP RcvbufErrors over these runs: $((e1 - e0)).
 EOF
 
 # --- sctphttpd against nginx over TCP ---
-nginx_conf() { # WORKERS MASTER PORT
-	cat >"$tmp/nginx/nginx.conf" <<-CONF
-	worker_processes $1;
-	daemon off;
-	master_process $2;
-	error_log $tmp/nginx/error.log;
-	pid $tmp/nginx/nginx.pid;
-	events { worker_connections 4096; }
-	http {
-		access_log off;
-		sendfile on;
-		tcp_nopush on;
-		keepalive_requests 1000000;
-		client_body_temp_path $tmp/nginx;
-		proxy_temp_path $tmp/nginx;
-		fastcgi_temp_path $tmp/nginx;
-		uwsgi_temp_path $tmp/nginx;
-		scgi_temp_path $tmp/nginx;
-		default_type application/octet-stream;
-		server {
-			listen 127.0.0.1:$3;
-			root $tmp/doc;
-		}
-	}
-	CONF
-}
 rps() { # THREADS URL -> requests/s
 	wrk -t"$1" -c50 -d"$D" "$2" 2>&1 | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
 }

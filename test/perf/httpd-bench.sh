@@ -22,6 +22,7 @@ G=${HTTPGET:-$top/httpload/httpget}
 MSGPERF=${MSGPERF:-$top/msgperf}
 WHAT=${HTTPD_BENCH:-all}
 RUNS=${RUNS:-5}
+. "$here/bench-lib.sh" # nginx_conf
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 
 need="$H"
@@ -86,34 +87,6 @@ rps() {
 		echo "$out" >&2
 	fi
 	echo "$out" | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
-}
-
-# nginx_conf WORKERS MASTER PORT
-nginx_conf() {
-	cat >"$tmp/nginx/nginx.conf" <<-CONF
-	worker_processes $1;
-	daemon off;
-	master_process $2;
-	error_log $tmp/nginx/error.log;
-	pid $tmp/nginx/nginx.pid;
-	events { worker_connections 4096; }
-	http {
-		access_log off;
-		sendfile on;
-		tcp_nopush on;
-		keepalive_requests 1000000;
-		client_body_temp_path $tmp/nginx;
-		proxy_temp_path $tmp/nginx;
-		fastcgi_temp_path $tmp/nginx;
-		uwsgi_temp_path $tmp/nginx;
-		scgi_temp_path $tmp/nginx;
-		default_type application/octet-stream;
-		server {
-			listen 127.0.0.1:$3;
-			root $tmp/doc;
-		}
-	}
-	CONF
 }
 
 bench_workers() {
