@@ -31,11 +31,13 @@ struct cgi {
 	int head_done;              /* the response head went into r->buf */
 	int head_only, chunked, minor, close;
 	int out_eof, exited, killed, timed_out, done, aborted;
+	int refused;                /* cgi_refuse: the status to answer if nothing went out */
 	int wstatus;
 	struct ev_timer timer;
 };
 
 static struct cgi *cgi_list;
+static unsigned cgi_running;        /* in cgi_list and not reaped yet: processes */
 
 static void cgi_check(struct cgi *c);
 
@@ -78,6 +80,8 @@ cgi_free(struct cgi *c)
 	for (pp = &cgi_list; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
+			if (!c->exited)
+				cgi_running--;
 			break;
 		}
 	/* A child not reaped yet is reaped by cgi_reap, which ignores pids it does not know. */
@@ -377,6 +381,26 @@ cgi_body(struct cgi *c, const char *data, size_t n)
 		ev_fd_set(server_loop(), c->in_fd, EV_WRITE, cgi_in_ev, c);
 }
 
+/* Chunked content ended: EOF on the program's stdin once what waits is written. */
+void
+cgi_body_end(struct cgi *c)
+{
+	c->body_left = 0;
+	if (c->in_fd != -1 && c->body_off >= c->body_len)
+		cgi_close_fd(&c->in_fd);
+}
+
+/* Its request content was malformed or too large: the program goes, and if nothing of its
+ * answer went out yet, status is answered instead. */
+void
+cgi_refuse(struct cgi *c, int status)
+{
+	c->refused = status;
+	c->body_left = 0;
+	cgi_fail(c);
+	cgi_check(c);
+}
+
 /* Done when its output ended and it was reaped; killed or killed by a signal: aborted. */
 static void
 cgi_check(struct cgi *c)
@@ -390,7 +414,7 @@ cgi_check(struct cgi *c)
 	cgi_close_fd(&c->in_fd);
 	if (!c->head_done) {
 		/* Nothing went out yet: an error response instead. */
-		int status = c->timed_out ? 504 : 500;
+		int status = c->refused ? c->refused : c->timed_out ? 504 : 500;
 		r->off = r->len = 0;
 		if (http_error_resp(r, status, c->minor, c->close) == -1)
 			c->aborted = 1;
@@ -437,6 +461,7 @@ cgi_reap(void)
 		if (c == NULL)
 			continue;
 		c->exited = 1;
+		cgi_running--;
 		c->wstatus = st;
 		/* A grandchild may hold the pipe: the script's process group goes with it. */
 		kill(-pid, SIGKILL);
@@ -521,7 +546,8 @@ cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
 		cgi_env_str(e, "SERVER_PORT", colon + 1);
 	if ((h = http_header_find(req->headers, req->num_headers, "Content-Type", NULL)) != NULL)
 		cgi_env_add(e, "CONTENT_TYPE", h->value, h->value_len);
-	if (clen > 0 || req->method_id == HTTP_METHOD_POST) {
+	/* Chunked content has no length to give: the program reads its stdin to EOF. */
+	if (clen != CGI_LEN_CHUNKED && (clen > 0 || req->method_id == HTTP_METHOD_POST)) {
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)clen);
 		cgi_env_str(e, "CONTENT_LENGTH", num);
 	}
@@ -604,6 +630,10 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 		return 403;
 	if (file_abs_path(path, abs, sizeof(abs)) == -1)
 		return 414;
+	/* Each program is forked before its content arrives: without a bound, connections that
+	 * never send it hold a process each. */
+	if (cgi_running >= server_config()->cgi_max)
+		return 503;
 	snprintf(dir, sizeof(dir), "%s", abs);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		slash[slash == dir ? 1 : 0] = '\0';
@@ -637,6 +667,7 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 	fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
 	c->next = cgi_list;
 	cgi_list = c;
+	cgi_running++;
 	r->cgi = c;
 	r->status = 200;
 	ev_timer_start(server_loop(), &c->timer,

@@ -10,7 +10,7 @@
 enum {
 	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR,
 	OPT_PPID0, OPT_NOSENDFILE, OPT_DAEMON, OPT_HELP, OPT_MAXLINE, OPT_MAXHEAD, OPT_PIPELINE,
-	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_WORKERS, OPT_MMAP,
+	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_CGIMAX, OPT_NOLIST, OPT_LISTMAX, OPT_WORKERS, OPT_MMAP,
 };
 
 static const struct option config_longopts[] = {
@@ -28,6 +28,9 @@ static const struct option config_longopts[] = {
 	{ "cgi", required_argument, NULL, 'c' },
 	{ "cgi-timeout", required_argument, NULL, OPT_CGITO },
 	{ "cgi-max-body", required_argument, NULL, OPT_CGIBODY },
+	{ "cgi-max", required_argument, NULL, OPT_CGIMAX },
+	{ "no-listings", no_argument, NULL, OPT_NOLIST },
+	{ "listing-max", required_argument, NULL, OPT_LISTMAX },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "mmap-cache", required_argument, NULL, OPT_MMAP },
 	{ "request-timeout", required_argument, NULL, OPT_REQTO },
@@ -78,6 +81,9 @@ config_usage(FILE *f)
 	    "                           cgi-bin/*; '*' within a segment, '**' across, '|' or)\n"
 	    "  --cgi-timeout S          a CGI program is killed after S (default 30; then 504)\n"
 	    "  --cgi-max-body BYTES     request content for a CGI program (default 1048576; 413)\n"
+	    "  --cgi-max N              CGI programs running at once (default 32; beyond: 503)\n"
+	    "  --no-listings            no directory listings: 403 without an index.html\n"
+	    "  --listing-max N          entries listed at most per directory (default 10000)\n"
 	    "  -t, --throttles FILE     thttpd throttle file: \"PATTERN MAX\" or \"PATTERN MIN-MAX\"\n"
 	    "                           (bytes/s, shared by all responses matching PATTERN)\n"
 	    "  --no-sendfile            read file bodies instead of sendfile(2) on TCP\n"
@@ -127,6 +133,9 @@ config_init(struct config *cf)
 	cf->max_head = HTTP_MAX_HEAD_DEFAULT;
 	cf->cgi_timeout_s = 30;
 	cf->cgi_max_body = 1048576;
+	cf->cgi_max = 32;
+	cf->listings = 1;
+	cf->listing_max = 10000;
 	cf->max_age = -1;
 	cf->workers = 1;
 	cf->mmap_max = 256u << 20;
@@ -277,6 +286,19 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 			goto badnum;
 		cf->cgi_max_body = v;
 		return 0;
+	case OPT_CGIMAX:
+		if (config_num(arg, 1, 100000, &v) == -1)
+			goto badnum;
+		cf->cgi_max = (unsigned)v;
+		return 0;
+	case OPT_NOLIST:
+		cf->listings = 0;
+		return 0;
+	case OPT_LISTMAX:
+		if (config_num(arg, 1, 10000000, &v) == -1)
+			goto badnum;
+		cf->listing_max = (size_t)v;
+		return 0;
 	case OPT_WORKERS:
 		if (config_num(arg, 1, 64, &v) == -1)
 			goto badnum;
@@ -366,7 +388,7 @@ static const struct {
 } config_aliases[] = {
 	{ "cgipat", "cgi" }, { "throttles", "throttles" }, { "max_age", "max-age" },
 	{ "charset", "charset" }, { "logfile", "logfile" }, { "pidfile", "pidfile" },
-	{ "data_dir", "dir" }, { "debug", "foreground" },
+	{ "data_dir", "dir" }, { "debug", "foreground" }, { "cgilimit", "cgi-max" },
 };
 
 static const struct option *

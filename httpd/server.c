@@ -286,16 +286,20 @@ strm_resp_done(struct strm *s)
 		strm_reparse(s);
 }
 
-/* The framing of this stream can no longer be trusted: answer, then read no more from it. */
+/* Read no more from s: on SCTP its stream is reset once what it owes has gone and the
+ * association goes on (the draft's stream error); on TCP (or without stream resets) the
+ * connection closes after its responses. */
 static void
-strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
+strm_give_up(struct strm *s)
 {
-	/* SCTP: the draft's stream error, the stream is reset once the answer has gone and
-	 * the association goes on; TCP (or no reset in the stack): the connection closes. */
 	int reset = s->cn->msg && s->cn->tc->ops->reset_stream != NULL;
 
-	http_send_error(s, status, 1, !reset, raw, rawlen);
 	s->dead = 1;
+	s->body_skip = 0; /* what follows is not read as content either */
+	s->chunked = 0;
+	if (s->body_cgi != NULL)
+		cgi_refuse(s->body_cgi, 400);
+	s->body_cgi = NULL;
 	if (!reset)
 		server_close_after(s, 0);
 	else if (s->rq == NULL)
@@ -308,9 +312,73 @@ strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
 	s->head_since = 0;
 }
 
+/* The framing of this stream can no longer be trusted: answer (note: why, or NULL), then
+ * read no more from it. */
+static void
+strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, const char *note)
+{
+	int reset = s->cn->msg && s->cn->tc->ops->reset_stream != NULL;
+
+	http_send_error(s, status, 1, !reset, raw, rawlen, note);
+	strm_give_up(s);
+}
+
+static void
+strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
+{
+	strm_error_note(s, status, raw, rawlen, NULL);
+}
+
+/* Request content still to come on s (then no request is parsed). */
+static int
+strm_in_body(const struct strm *s)
+{
+	return s->body_skip > 0 || s->chunked;
+}
+
+/*
+ * Chunked request content at buf[*off..len), decoded in place (RFC 9112 §7.1) and given to
+ * the CGI program that takes it, if any. A malformed body, or one past --cgi-max-body,
+ * gives the stream up (its answer is already queued): -1. Else 0 with *off past what was
+ * used; what followed the body is moved back to the end of buf, at the new *off.
+ */
+static int
+strm_chunked(struct strm *s, char *buf, size_t len, size_t *off)
+{
+	char *p = buf + *off;
+	size_t n = len - *off;
+	ssize_t rest = http_chunked_decode(&s->chunk, p, &n);
+
+	if (rest == -1) {
+		strm_give_up(s);
+		return -1;
+	}
+	s->chunk_total += n;
+	if (s->chunk_total > srv.cf.cgi_max_body) {
+		if (s->body_cgi != NULL)
+			cgi_refuse(s->body_cgi, 413);
+		s->body_cgi = NULL;
+		strm_give_up(s);
+		return -1;
+	}
+	if (s->body_cgi != NULL && n > 0)
+		cgi_body(s->body_cgi, p, n);
+	if (rest == -2) {
+		*off = len;
+		return 0;
+	}
+	s->chunked = 0;
+	if (s->body_cgi != NULL)
+		cgi_body_end(s->body_cgi);
+	s->body_cgi = NULL;
+	memmove(buf + len - (size_t)rest, p + n, (size_t)rest);
+	*off = len - (size_t)rest;
+	return 0;
+}
+
 /* Parse and answer what buf holds; returns the bytes used (the rest waits for more). */
 static size_t
-strm_parse(struct strm *s, const char *buf, size_t len)
+strm_parse(struct strm *s, char *buf, size_t len)
 {
 	struct http_header hdrs[SERVER_MAX_HEADERS];
 	struct http_request req;
@@ -319,8 +387,14 @@ strm_parse(struct strm *s, const char *buf, size_t len)
 	int rc;
 
 	/* Request content is taken whatever the queue: a CGI program may wait for all of it
-	 * before it answers. */
-	while (off < len && !s->dead && (s->body_skip > 0 || s->nresp < srv.cf.pipeline_max)) {
+	 * before it answers. A stream that reads no more requests ("Connection: close",
+	 * HTTP/1.0) still takes the content of the last one. */
+	while (off < len && (strm_in_body(s) || (!s->dead && s->nresp < srv.cf.pipeline_max))) {
+		if (s->chunked) {
+			if (strm_chunked(s, buf, len, &off) == -1)
+				return len;
+			continue;
+		}
 		if (s->body_skip > 0) {
 			size_t k = len - off < s->body_skip ? len - off : (size_t)s->body_skip;
 			if (s->body_cgi != NULL)
@@ -355,14 +429,12 @@ strm_parse(struct strm *s, const char *buf, size_t len)
 		off += (size_t)rc;
 		if (fr.body == HTTP_BODY_LENGTH)
 			s->body_skip = fr.length;
-		http_handle(s, &req, &fr);
-		/* Chunked content is not decoded by a static server: after the answer, the
-		 * byte stream cannot be followed, so it ends like a framing error. */
-		if (fr.body == HTTP_BODY_CHUNKED && !s->dead) {
-			s->dead = 1;
-			server_close_after(s, 0);
-			return len;
+		if (fr.body == HTTP_BODY_CHUNKED) {
+			s->chunked = 1;
+			s->chunk_total = 0;
+			http_chunked_init(&s->chunk);
 		}
+		http_handle(s, &req, &fr);
 	}
 	return s->dead ? len : off;
 }
@@ -412,11 +484,11 @@ strm_reparse(struct strm *s)
 
 /* Bytes that arrived on the stream; parsed in place when nothing was waiting before them. */
 static void
-strm_input(struct strm *s, const char *data, size_t len)
+strm_input(struct strm *s, char *data, size_t len)
 {
 	size_t n;
 
-	if (s->dead)
+	if (s->dead && !strm_in_body(s))
 		return;
 	if (s->in_len == 0) {
 		n = strm_parse(s, data, len);
@@ -455,6 +527,7 @@ strm_forget(struct strm *s)
 	s->in_len = s->in_cap = 0;
 	s->head_since = 0;
 	s->body_skip = 0;
+	s->chunked = 0;
 	s->body_cgi = NULL;
 }
 
@@ -749,7 +822,7 @@ conn_rewatch(struct conn *cn)
 	unsigned want = cn->eof ? 0 : EV_READ;
 
 	if (!cn->msg && !cn->lingering && cn->st[0] != NULL &&
-	    cn->st[0]->nresp >= srv.cf.pipeline_max && cn->st[0]->body_skip == 0)
+	    cn->st[0]->nresp >= srv.cf.pipeline_max && !strm_in_body(cn->st[0]))
 		want = 0; /* TCP back-pressure; SCTP must read on: one window for all streams */
 	if (!cn->lingering && conn_has_output(cn))
 		want |= EV_WRITE;
@@ -995,13 +1068,22 @@ conn_read(struct conn *cn)
 		size_t got = 0;
 
 		if (!cn->msg && !cn->lingering && cn->st[0] != NULL &&
-		    cn->st[0]->nresp >= srv.cf.pipeline_max && cn->st[0]->body_skip == 0)
+		    cn->st[0]->nresp >= srv.cf.pipeline_max && !strm_in_body(cn->st[0]))
 			return 0;
 		rc = tp_recv(cn->tc, srv.rbuf, sizeof(srv.rbuf), &mi, &got);
 		if (rc == TP_RETRY)
 			return 0;
 		if (rc == TP_EOF && !cn->msg && !cn->lingering && cn->pending > 0) {
 			cn->eof = 1; /* half-closed: the answers still go out */
+			s = cn->st[0];
+			if (s != NULL && strm_in_body(s)) {
+				/* but content cut short: its program goes (it holds a process) */
+				if (s->body_cgi != NULL)
+					cgi_refuse(s->body_cgi, 400);
+				s->body_cgi = NULL;
+				s->body_skip = 0;
+				s->chunked = 0;
+			}
 			return 0;
 		}
 		if (rc != TP_OK) {
@@ -1031,8 +1113,20 @@ conn_read(struct conn *cn)
 		}
 		if ((mi.ppid != SERVER_PPID_HTTP && !(srv.cf.ppid0 && mi.ppid == 0)) ||
 		    (mi.flags & TP_F_UNORDERED)) {
-			if (!s->dead)
-				strm_error(s, 400, NULL, 0); /* a stream error: not HTTP, or out of order */
+			/* A stream error: not HTTP, or out of order. What it was, and for PPID 0
+			 * (what generic SCTP tools send) the option that takes it, go in the
+			 * answer and in the log's request field. */
+			char why[160];
+			if (s->dead)
+				continue;
+			if (mi.flags & TP_F_UNORDERED)
+				snprintf(why, sizeof(why), "unordered SCTP data on stream %u: HTTP "
+				    "needs ordered delivery", (unsigned)mi.stream);
+			else
+				snprintf(why, sizeof(why), "SCTP data with PPID %lu on stream %u: HTTP "
+				    "is PPID 63%s", (unsigned long)mi.ppid, (unsigned)mi.stream,
+				    mi.ppid == 0 ? "; sctphttpd --accept-ppid0 takes PPID 0 too" : "");
+			strm_error_note(s, 400, why, strlen(why), why);
 			continue;
 		}
 		strm_input(s, srv.rbuf, got);

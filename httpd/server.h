@@ -21,6 +21,8 @@
 #define SERVER_STREAMS 100           /* default stream limit L per association */
 #define SERVER_INLINE_BODY 16384     /* file bodies up to this size go out with their head */
 #define SERVER_MAX_HEADERS 100
+#define SERVER_MAX_RANGES 16         /* a Range with more is answered with the whole file */
+#define SERVER_MULTIPART_MAX (1u << 20) /* multipart/byteranges bodies built in memory */
 
 /* One -L TYPE:ADDR (or -p/-h turned into one). */
 struct config_listen {
@@ -56,6 +58,9 @@ struct config {
 	char *cgi_pattern;            /* -c: thttpd URL pattern of CGI programs */
 	unsigned cgi_timeout_s;       /* --cgi-timeout: a script is killed after it */
 	uint64_t cgi_max_body;        /* --cgi-max-body: request content for a script (413) */
+	unsigned cgi_max;             /* --cgi-max: scripts running at once (503 beyond) */
+	int listings;                 /* 0 with --no-listings */
+	size_t listing_max;           /* --listing-max: entries read per listing at most */
 	long max_age;                 /* -M: Cache-Control max-age of files, -1 = none */
 	char *charset;                /* -T: charset of text types (thttpd's default UTF-8) */
 	unsigned workers;             /* --workers */
@@ -98,6 +103,9 @@ struct strm {
 	size_t in_len, in_cap;
 	uint64_t head_since;          /* us: an incomplete head is waiting since then, 0 = none */
 	uint64_t body_skip;           /* request content still to discard */
+	int chunked;                  /* the request content is chunked: decoded by chunk */
+	struct http_chunked chunk;
+	uint64_t chunk_total;         /* content decoded so far, bounded by --cgi-max-body */
 	struct resp *rq, **rq_tail;   /* responses in request order */
 	unsigned nresp;
 	struct strm *out_next;        /* ring of streams with output (message transports) */
@@ -125,12 +133,18 @@ void server_resp_wake(struct strm *s);          /* a response has more to send, 
 /* server_http.c: requests to responses */
 void http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr);
 void http_send_error(struct strm *s, int status, int minor_version, int close, const char *raw,
-    size_t rawlen);
+    size_t rawlen, const char *note);
 struct resp *resp_new(void);
 void resp_free(struct resp *r);
 const char *http_date_now(void);
 const char *http_status_text(int status);
 int http_error_resp(struct resp *r, int status, int minor_version, int close);
+
+/* server_ranges.c: Range and multipart/byteranges */
+enum http_range_result range_request(const struct http_request *req, uint64_t size,
+    struct http_range *r, size_t max, size_t *n);
+char *range_multipart(int fd, uint64_t size, const char *ctype, const struct http_range *rg,
+    size_t n, char *ctype_out, size_t ctype_cap, size_t *blen);
 
 /* server_file.c: the document root */
 int file_root_open(const char *dir, char *err, size_t errlen);
@@ -139,6 +153,7 @@ int file_open(const char *path, int *fdp, struct stat *st);  /* 0, or an HTTP st
 const char *file_mime(const char *path);
 int file_listing(int fd, const char *urlpath, char **body, size_t *len);
 size_t file_html_escape(const char *s, size_t n, char *out, size_t cap);
+ssize_t file_url_encode(const char *s, const char *keep, char *out, size_t cap);
 
 int file_abs_path(const char *path, char *out, size_t cap);  /* root + path, for exec */
 void file_root_chrooted(void);
@@ -155,9 +170,12 @@ size_t throttle_allow(struct resp *r, size_t want, uint64_t now, uint64_t *wait_
 void throttle_take(struct resp *r, size_t n);
 
 /* cgi.c: -c PATTERN */
+#define CGI_LEN_CHUNKED UINT64_MAX    /* clen of chunked content: until cgi_body_end */
 int cgi_start(struct strm *s, const struct http_request *req, const char *path,
     const char *script_name, const struct stat *st, uint64_t clen, struct resp *r, int conn_close);
 void cgi_body(struct cgi *c, const char *data, size_t n);
+void cgi_body_end(struct cgi *c);
+void cgi_refuse(struct cgi *c, int status);
 void cgi_drained(struct cgi *c);
 int cgi_finished(const struct cgi *c);
 int cgi_aborted(const struct cgi *c);

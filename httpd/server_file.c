@@ -63,22 +63,23 @@ file_root_close(void)
 
 /*
  * Without openat2 (Linux < 5.6): open by name, then check that what was opened lies beneath
- * the root once every symlink is resolved. Racy against someone renaming inside the docroot,
- * which openat2's RESOLVE_BENEATH is not; kept only as the fallback.
+ * base (whose real path is base_real) once every symlink is resolved. Racy against someone
+ * renaming inside the docroot, which openat2's RESOLVE_BENEATH is not; kept only as the
+ * fallback.
  */
 static int
-file_open_fallback(const char *rel, int flags)
+file_open_fallback(int base, const char *base_real, const char *rel, int flags)
 {
 	char real[PATH_MAX];
-	size_t n = strlen(file_root_real);
+	size_t n = strlen(base_real);
 	int fd;
 
-	if ((fd = openat(file_rootfd, rel, flags)) == -1)
+	if (chdir(base_real) == -1 || (fd = openat(base, rel, flags)) == -1)
 		return -1;
 	if (realpath(rel[0] == '\0' ? "." : rel, real) == NULL)
 		goto bad;
-	if (strncmp(real, file_root_real, n) != 0 ||
-	    (real[n] != '\0' && real[n] != '/' && !(n == 1 && file_root_real[0] == '/'))) {
+	if (strncmp(real, base_real, n) != 0 ||
+	    (real[n] != '\0' && real[n] != '/' && !(n == 1 && base_real[0] == '/'))) {
 		errno = EXDEV;
 		goto bad;
 	}
@@ -88,35 +89,81 @@ bad:
 	return -1;
 }
 
+/* rel beneath directory base: a descriptor, or -1 with errno (EXDEV: it would leave base). */
+static int
+file_open_beneath(int base, const char *base_real, const char *rel, int flags)
+{
+	int fd = -1;
+
+	if (file_have_openat2) {
+		struct open_how how;
+		memset(&how, 0, sizeof(how));
+		how.flags = (uint64_t)flags;
+		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+		fd = (int)syscall(SYS_openat2, base, rel, &how, sizeof(how));
+		if (fd == -1 && errno == ENOSYS)
+			file_have_openat2 = 0;
+	}
+	if (!file_have_openat2)
+		fd = file_open_fallback(base, base_real, rel, flags);
+	return fd;
+}
+
 /*
- * path is a cleaned request path ("/a/b"). RESOLVE_BENEATH refuses (EXDEV) any resolution
- * that leaves the root, through ".." or a symlink, absolute or relative; magic links
- * (/proc/self/fd/...) are refused too. O_NONBLOCK: opening a FIFO must not hang the server.
+ * -v: the first segment of rel is the host's directory, and the rest is resolved beneath it,
+ * not beneath the root: a symlink in one host's tree cannot reach another host's files.
+ */
+static int
+file_open_vhost(const char *rel, int flags)
+{
+	char host[NAME_MAX + 1], host_abs[PATH_MAX], host_real[PATH_MAX];
+	const char *slash = strchr(rel, '/');
+	size_t n = slash != NULL ? (size_t)(slash - rel) : strlen(rel);
+	int hfd, fd, e;
+
+	if (n == 0 || n > NAME_MAX || strcmp(rel, ".") == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	memcpy(host, rel, n);
+	host[n] = '\0';
+	rel = slash != NULL && slash[1] != '\0' ? slash + 1 : ".";
+	if ((hfd = file_open_beneath(file_rootfd, file_root_real, host,
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	if (!file_have_openat2 && (file_abs_path(host, host_abs, sizeof(host_abs)) == -1 ||
+	    realpath(host_abs, host_real) == NULL)) {
+		close(hfd);
+		errno = ENOENT;
+		return -1;
+	}
+	fd = file_open_beneath(hfd, host_real, rel, flags);
+	e = errno;
+	close(hfd);
+	errno = e;
+	return fd;
+}
+
+/*
+ * path is a cleaned request path ("/a/b"), with -v "/HOST/a/b". RESOLVE_BENEATH refuses
+ * (EXDEV) any resolution that leaves the root (with -v: the host's directory), through ".."
+ * or a symlink, absolute or relative; magic links (/proc/self/fd/...) are refused too.
+ * O_NONBLOCK: opening a FIFO must not hang the server.
  */
 int
 file_open(const char *path, int *fdp, struct stat *st)
 {
 	const char *rel = path[0] == '/' ? path + 1 : path;
 	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-	int fd = -1;
+	int fd;
 
 	*fdp = -1;
 	if (rel[0] == '\0')
 		rel = ".";
-	if (file_have_openat2) {
-		struct open_how how;
-		memset(&how, 0, sizeof(how));
-		how.flags = (uint64_t)flags;
-		how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-		fd = (int)syscall(SYS_openat2, file_rootfd, rel, &how, sizeof(how));
-		if (fd == -1 && errno == ENOSYS)
-			file_have_openat2 = 0;
-	}
-	if (!file_have_openat2) {
-		if (chdir(file_root_real) == -1)
-			return 500;
-		fd = file_open_fallback(rel, flags);
-	}
+	if (server_config()->vhost)
+		fd = file_open_vhost(rel, flags);
+	else
+		fd = file_open_beneath(file_rootfd, file_root_real, rel, flags);
 	if (fd == -1) {
 		switch (errno) {
 		case ENOENT:
@@ -244,19 +291,27 @@ file_html_escape(const char *s, size_t n, char *out, size_t cap)
 	return o;
 }
 
-/* A name as a URL path segment: everything but unreserved characters percent-encoded. */
-static size_t
-file_url_escape(const char *s, char *out, size_t cap)
+/*
+ * Percent-encode s: everything but unreserved characters and those in keep. The length
+ * written (NUL-terminated), or -1 when it does not fit (out then holds a prefix).
+ */
+ssize_t
+file_url_encode(const char *s, const char *keep, char *out, size_t cap)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t o = 0;
 
+	if (cap == 0)
+		return -1;
 	for (; *s != '\0'; s++) {
 		unsigned char c = (unsigned char)*s;
 		int plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
-		if (o + (plain ? 1 : 3) >= cap)
-			break;
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~' ||
+		    (keep != NULL && strchr(keep, c) != NULL);
+		if (o + (plain ? 1 : 3) >= cap) {
+			out[o] = '\0';
+			return -1;
+		}
 		if (plain) {
 			out[o++] = (char)c;
 		} else {
@@ -266,7 +321,7 @@ file_url_escape(const char *s, char *out, size_t cap)
 		}
 	}
 	out[o] = '\0';
-	return o;
+	return (ssize_t)o;
 }
 
 struct file_buf {
@@ -309,16 +364,20 @@ file_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* An HTML index of directory fd (consumed: closed here). 0 with *body (malloc'ed), or an HTTP status. */
+/*
+ * An HTML index of directory fd (consumed: closed here). 0 with *body (malloc'ed), or an HTTP
+ * status. At most --listing-max entries are read, sorted and looked at: the work of one
+ * request is bounded, however large the directory (the event loop waits meanwhile).
+ */
 int
 file_listing(int fd, const char *urlpath, char **body, size_t *len)
 {
 	struct file_buf b = { 0 };
 	char **names = NULL, esc[4 * PATH_MAX], url[3 * NAME_MAX + 8], line[256];
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, max = server_config()->listing_max;
 	struct dirent *de;
 	DIR *d;
-	int status = 500;
+	int status = 500, more = 0;
 
 	*body = NULL;
 	if ((d = fdopendir(fd)) == NULL) {
@@ -330,6 +389,10 @@ file_listing(int fd, const char *urlpath, char **body, size_t *len)
 		if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
 		    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
 			continue;
+		if (n == max) {
+			more = 1;
+			break;
+		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
 			if ((nn = realloc(names, cap * sizeof(*names))) == NULL)
@@ -357,7 +420,7 @@ file_listing(int fd, const char *urlpath, char **body, size_t *len)
 			isdir = S_ISDIR(st.st_mode);
 		else
 			memset(&st, 0, sizeof(st));
-		file_url_escape(names[i], url, sizeof(url));
+		file_url_encode(names[i], NULL, url, sizeof(url)); /* a name always fits */
 		file_puts(&b, "<a href=\"");
 		file_puts(&b, url);
 		file_puts(&b, isdir ? "/\">" : "\">");
@@ -370,7 +433,14 @@ file_listing(int fd, const char *urlpath, char **body, size_t *len)
 			snprintf(line, sizeof(line), "  %lld\n", (long long)st.st_size);
 		file_puts(&b, line);
 	}
-	file_puts(&b, "</pre>\n</body></html>\n");
+	if (more) {
+		snprintf(line, sizeof(line), "</pre>\n<p>Only %zu entries are listed (the server's "
+		    "--listing-max).</p>\n", n);
+		file_puts(&b, line);
+	} else {
+		file_puts(&b, "</pre>\n");
+	}
+	file_puts(&b, "</body></html>\n");
 	if (b.bad)
 		goto bad;
 	*body = b.p;

@@ -22,6 +22,7 @@ http_status_text(int status)
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
+	case 412: return "Precondition Failed";
 	case 408: return "Request Timeout";
 	case 414: return "URI Too Long";
 	case 416: return "Range Not Satisfiable";
@@ -186,6 +187,19 @@ http_queue(struct strm *s, const struct http_request *req, const struct http_out
 	http_queue_raw(s, req, o, body, blen, head_only, NULL, 0);
 }
 
+/* The body of an error response; note: a sentence that says why (plain text), or NULL. */
+static int
+http_error_body(char *body, size_t cap, int status, const char *note)
+{
+	int n = snprintf(body, cap,
+	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
+	    "<body><h1>%d %s</h1>%s%s%s</body></html>\n",
+	    status, http_status_text(status), status, http_status_text(status),
+	    note != NULL ? "\n<p>" : "", note != NULL ? note : "", note != NULL ? "</p>\n" : "");
+
+	return n < 0 || (size_t)n >= cap ? 0 : n;
+}
+
 /* r's buffer becomes a whole error response (a CGI program that failed or ran out of time). */
 int
 http_error_resp(struct resp *r, int status, int minor_version, int conn_close)
@@ -194,10 +208,7 @@ http_error_resp(struct resp *r, int status, int minor_version, int conn_close)
 	struct http_out o = { 0 };
 	int n, hl;
 
-	n = snprintf(body, sizeof(body),
-	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
-	    "<body><h1>%d %s</h1></body></html>\n",
-	    status, http_status_text(status), status, http_status_text(status));
+	n = http_error_body(body, sizeof(body), status, NULL);
 	o.status = status;
 	o.minor = minor_version;
 	o.close = conn_close;
@@ -230,10 +241,7 @@ http_error_page(struct strm *s, const struct http_request *req, int status, int 
 	struct http_out o = { 0 };
 	int n;
 
-	n = snprintf(body, sizeof(body),
-	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
-	    "<body><h1>%d %s</h1></body></html>\n",
-	    status, http_status_text(status), status, http_status_text(status));
+	n = http_error_body(body, sizeof(body), status, NULL);
 	o.status = status;
 	o.minor = req ? req->minor_version : 1;
 	o.close = conn_close || server_draining(s);
@@ -245,20 +253,17 @@ http_error_page(struct strm *s, const struct http_request *req, int status, int 
 }
 
 /* A request that could not be parsed: no request to go by, so close after it. raw: its
- * first line as far as it came, for the log (escaped there). */
+ * first line as far as it came, for the log (escaped there); note: why, in the body. */
 void
 http_send_error(struct strm *s, int status, int minor_version, int conn_close, const char *raw,
-    size_t rawlen)
+    size_t rawlen, const char *note)
 {
 	size_t i;
 	char body[512];
 	struct http_out o = { 0 };
 	int n;
 
-	n = snprintf(body, sizeof(body),
-	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
-	    "<body><h1>%d %s</h1></body></html>\n",
-	    status, http_status_text(status), status, http_status_text(status));
+	n = http_error_body(body, sizeof(body), status, note);
 	o.status = status;
 	o.minor = minor_version;
 	o.close = conn_close || server_draining(s);
@@ -271,16 +276,35 @@ http_send_error(struct strm *s, int status, int minor_version, int conn_close, c
 	http_queue_raw(s, NULL, &o, body, (size_t)n, 0, raw, i);
 }
 
+/*
+ * A directory asked without its trailing slash: 301 to the normalised path plus "/", as an
+ * absolute URI as nginx sends it (the host asked for, else the listener's address, and the
+ * listener's port). Never the raw target: "//evil/../d" or "/\\evil/../d" would send the
+ * client elsewhere.
+ */
 static void
-http_redirect_dir(struct strm *s, const struct http_request *req, int conn_close, int head_only)
+http_redirect_dir(struct strm *s, const struct http_request *req, const char *path,
+    int conn_close, int head_only)
 {
-	char extra[HTTP_HEAD_MAX / 2];
+	char extra[HTTP_HEAD_MAX / 2], enc[HTTP_HEAD_MAX / 4];
+	const char *host, *local = server_local(s), *port = strrchr(local, ':');
+	size_t host_len = 0;
 	int n;
 
-	/* The path as the client sent it (the parser let no CTL or space through), plus "/". */
-	n = snprintf(extra, sizeof(extra), "Location: %.*s/%s%.*s\r\n", (int)req->path_len,
-	    req->path, req->query ? "?" : "", req->query ? (int)req->query_len : 0,
-	    req->query ? req->query : "");
+	if (port != NULL && strchr(port, ']') != NULL)
+		port = NULL;
+	if (http_request_host(req, &host, &host_len) == -1 || host == NULL || host_len == 0) {
+		host = local;
+		host_len = port != NULL ? (size_t)(port - local) : strlen(local);
+	}
+	if (port != NULL && strcmp(port, ":80") == 0)
+		port = NULL;
+	n = -1;
+	/* the decoded path again as a URL path: sub-delims, ':', '@' and '/' as they are */
+	if (file_url_encode(path, "!$&'()*+,;=:@/", enc, sizeof(enc)) >= 0)
+		n = snprintf(extra, sizeof(extra), "Location: http://%.*s%s%s/%s%.*s\r\n",
+		    (int)host_len, host, port != NULL ? port : "", enc, req->query ? "?" : "",
+		    req->query ? (int)req->query_len : 0, req->query ? req->query : "");
 	if (n < 0 || (size_t)n >= sizeof(extra)) {
 		http_error_page(s, req, 414, conn_close, NULL, head_only);
 		return;
@@ -293,17 +317,18 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
     const struct stat *st, int conn_close, int head_only)
 {
 	char lm[HTTP_DATE_LEN + 1], extra[768], head[HTTP_HEAD_MAX], cache[128];
+	char etag[HTTP_ETAG_MAX], mctype[96];
 	struct http_out o = { 0 };
-	struct http_range rg = { 0, 0 };
+	struct http_range rg[SERVER_MAX_RANGES];
 	enum http_range_result rr = HTTP_RANGE_IGNORE;
 	uint64_t size = (uint64_t)st->st_size, first = 0, len = size;
-	const struct http_header *ir;
+	size_t elen, nr = 0;
 	struct resp *r = NULL;
-	time_t ims;
 	int hl;
 
 	if (http_date_format(st->st_mtime, lm, sizeof(lm)) == 0)
 		lm[0] = '\0';
+	elen = http_etag_format(st->st_mtime, size, etag, sizeof(etag));
 	cache[0] = '\0';
 	if (server_config()->max_age >= 0) {
 		/* -M, as thttpd: how long caches may keep it, both ways of saying so. */
@@ -317,18 +342,24 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 	o.close = conn_close;
 	o.ctype = file_mime(path);
 	o.extra = extra;
-	if (http_if_modified_since(req, &ims) == 1 && st->st_mtime <= ims) {
-		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n%s", lm, cache);
+	switch (http_preconditions(req, etag, elen, st->st_mtime)) {
+	case HTTP_COND_NOT_MODIFIED:
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%s", lm, etag, cache);
 		o.status = 304;
 		o.ctype = NULL;
 		http_queue(s, req, &o, NULL, 0, 1);
 		http_close_fd(fd);
 		return;
+	case HTTP_COND_FAILED:
+		http_close_fd(fd);
+		http_error_page(s, req, 412, conn_close, NULL, head_only);
+		return;
+	case HTTP_COND_OK:
+		break;
 	}
-	/* If-Range with anything but our current date: send the whole (changed) file. */
-	ir = http_header_find(req->headers, req->num_headers, "If-Range", NULL);
-	if (ir == NULL || (ir->value_len == strlen(lm) && memcmp(ir->value, lm, ir->value_len) == 0))
-		rr = http_request_range(req, size, &rg);
+	/* If-Range naming anything but the current file: send the whole (changed) file. */
+	if (http_if_range(req, etag, elen, st->st_mtime))
+		rr = range_request(req, size, rg, SERVER_MAX_RANGES, &nr);
 	if (rr == HTTP_RANGE_UNSATISFIABLE) {
 		snprintf(extra, sizeof(extra), "Content-Range: bytes */%llu\r\n",
 		    (unsigned long long)size);
@@ -336,18 +367,35 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 		http_error_page(s, req, 416, conn_close, extra, head_only);
 		return;
 	}
+	if (rr == HTTP_RANGE_OK && nr > 1) {
+		char *body = range_multipart(fd, size, o.ctype, rg, nr, mctype, sizeof(mctype), &len);
+		if (body != NULL) {
+			snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%s"
+			    "Accept-Ranges: bytes\r\n", lm, etag, cache);
+			o.status = 206;
+			o.ctype = mctype;
+			o.clen = len;
+			o.has_clen = 1;
+			http_queue(s, req, &o, body, (size_t)len, head_only);
+			free(body);
+			http_close_fd(fd);
+			return;
+		}
+		rr = HTTP_RANGE_IGNORE; /* too much to build: the whole file, as RFC 9110 allows */
+		len = size;
+	}
 	if (rr == HTTP_RANGE_OK) {
-		first = rg.first;
-		len = rg.last - rg.first + 1;
+		first = rg[0].first;
+		len = rg[0].last - rg[0].first + 1;
 		o.status = 206;
-		snprintf(extra, sizeof(extra),
-		    "Last-Modified: %s\r\n%sAccept-Ranges: bytes\r\nContent-Range: bytes %llu-%llu/%llu\r\n",
-		    lm, cache, (unsigned long long)rg.first, (unsigned long long)rg.last,
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%sAccept-Ranges: "
+		    "bytes\r\nContent-Range: bytes %llu-%llu/%llu\r\n", lm, etag, cache,
+		    (unsigned long long)rg[0].first, (unsigned long long)rg[0].last,
 		    (unsigned long long)size);
 	} else {
 		o.status = 200;
-		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\n%sAccept-Ranges: bytes\r\n", lm,
-		    cache);
+		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%sAccept-Ranges: "
+		    "bytes\r\n", lm, etag, cache);
 	}
 	o.clen = len;
 	o.has_clen = 1;
@@ -419,7 +467,7 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, const
 
 	if (path[strlen(path) - 1] != '/') {
 		http_close_fd(fd);
-		http_redirect_dir(s, req, conn_close, head_only);
+		http_redirect_dir(s, req, upath, conn_close, head_only);
 		return;
 	}
 	if ((size_t)snprintf(idx, sizeof(idx), "%sindex.html", path) < sizeof(idx) &&
@@ -430,6 +478,11 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, const
 			return;
 		}
 		http_close_fd(ifd);
+	}
+	if (!server_config()->listings) {
+		http_close_fd(fd);
+		http_error_page(s, req, 403, conn_close, NULL, head_only);
+		return;
 	}
 	if ((status = file_listing(fd, upath, &body, &blen)) != 0) {
 		http_error_page(s, req, status, conn_close, NULL, head_only);
@@ -498,15 +551,13 @@ static void
 http_cgi(struct strm *s, const struct http_request *req, const struct http_framing *fr,
     const char *path, const char *upath, const struct stat *st, int conn_close)
 {
-	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length : 0;
+	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length :
+	    fr->body == HTTP_BODY_CHUNKED ? CGI_LEN_CHUNKED : 0;
 	struct resp *r;
 	int status;
 
-	if (fr->body == HTTP_BODY_CHUNKED) {
-		http_error_page(s, req, 411, 1, NULL, 0); /* RFC 3875 wants CONTENT_LENGTH */
-		return;
-	}
-	if (clen > server_config()->cgi_max_body) {
+	/* Chunked content is counted against the limit as it is decoded (server.c). */
+	if (clen != CGI_LEN_CHUNKED && clen > server_config()->cgi_max_body) {
 		http_error_page(s, req, 413, 1, NULL, 0);
 		server_close_after(s, 0);
 		return;

@@ -79,6 +79,7 @@ struct sess_opts {
 	struct tp_opts tp;
 	unsigned max_piped;      /* outstanding calls per stream (1: no pipelining) */
 	uint64_t timeout_us;     /* no progress for this long: LOAD_E_CLIENT_TIMO (0: never) */
+	int accept_ppid0;        /* --accept-ppid0: PPID 0 counts as HTTP too, not only 63 */
 };
 
 struct sess *sess_new(struct ev_loop *loop, const struct sess_opts *o,
@@ -276,6 +277,7 @@ struct load_opts {
 	int path_max_retrans;    /* 0: the stack's */
 	const char *local;       /* --local: addresses to bind first */
 	unsigned udp_port, udp_remote_port;
+	int accept_ppid0;        /* --accept-ppid0 */
 	unsigned threads;
 	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */
 	double think;            /* s between a burst's last reply and the next burst */

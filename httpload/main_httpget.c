@@ -26,6 +26,7 @@ static const char usage[] =
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N      SCTP streams to ask for (default: one per URL)\n"
 "  --udp-encaps-port N   usrsctp: local UDP port; --udp-port N: the server's\n"
+"  --accept-ppid0   SCTP: take data with PPID 0 as HTTP too (generic servers), not only 63\n"
 "  -h, --help  -V, --version\n"
 "Several URLs must name one server: they go on one connection or association, one per\n"
 "stream on SCTP, one after the other on TCP.\n"
@@ -279,7 +280,7 @@ get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
 int
 main(int argc, char **argv)
 {
-	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_JSON };
+	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_PPID0, O_JSON };
 	static const struct option lopts[] = {
 		{ "fail", no_argument, NULL, 'f' },
 		{ "silent", no_argument, NULL, 's' },
@@ -294,6 +295,7 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, O_STREAMS },
 		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
 		{ "udp-port", required_argument, NULL, O_UDPR },
+		{ "accept-ppid0", no_argument, NULL, O_PPID0 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -331,6 +333,7 @@ main(int argc, char **argv)
 		case 'v': g.verbose = 1; break;
 		case O_JSON: g.json = 1; break;
 		case O_PROTO: so.proto = optarg; break;
+		case O_PPID0: so.accept_ppid0 = 1; break;
 		case O_STREAMS:
 		case O_UDPL:
 		case O_UDPR:

@@ -37,6 +37,7 @@ struct sess {
 	struct ev_timer timer;
 	uint64_t t_start, t_up, last_progress;
 	uint64_t grace_us;        /* sess_grace: extra time until the next data comes in */
+	long reset_stream;        /* the server reset this stream (RFC 6525), -1: none */
 };
 
 /* One receive buffer per thread: replies are consumed from it before the next read. */
@@ -92,6 +93,39 @@ sess_call_free(struct sess_call *k)
 
 static void sess_ev(struct tp_conn *c, unsigned events, void *arg);
 static void sess_deferred(struct ev_loop *loop, void *arg);
+
+/*
+ * The stack's events, while it is read: only "stream reset incoming: 3 5" matters, the
+ * server's abort of the transactions on those streams (the draft's reset): a reply still
+ * owed there will never be complete. Noted here, acted on once the read returned.
+ */
+static void
+sess_note(struct tp_conn *c, const char *what, void *arg)
+{
+	struct sess *s = arg;
+	const char *p;
+	char *end;
+
+	(void)c;
+	if (strncmp(what, "stream reset incoming", 21) != 0 || (p = strchr(what, ':')) == NULL)
+		return;
+	if (s->st == NULL)
+		return;
+	if (strstr(p, "all") != NULL) { /* every stream (an empty list in the event) */
+		unsigned i;
+		for (i = 0; i < s->nstreams && s->reset_stream < 0; i++)
+			if (s->st[i].q != NULL)
+				s->reset_stream = (long)i;
+		return;
+	}
+	for (p++; *p != '\0' && s->reset_stream < 0; p = end) {
+		unsigned long id = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		if (id < s->nstreams && s->st[id].q != NULL)
+			s->reset_stream = (long)id;
+	}
+}
 
 const char *
 load_err_name(enum load_err e)
@@ -205,6 +239,9 @@ sess_new(struct ev_loop *loop, const struct sess_opts *o, const struct sess_cbs 
 		goto bad;
 	}
 	s->msg = (s->c->ops->caps & TP_CAP_MSG) != 0;
+	s->reset_stream = -1;
+	if (s->msg)
+		tp_set_notify(s->c, sess_note, s);
 	sess_watch(s, EV_WRITE);
 	if (o->timeout_us > 0)
 		ev_timer_start(loop, &s->timer, o->timeout_us, sess_timer, s);
@@ -675,6 +712,12 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 	if (events & (EV_READ | EV_ERROR)) {
 		for (i = 0; i < SESS_READS; i++) {
 			rc = tp_recv(c, sess_rbuf, sizeof(sess_rbuf), &mi, &got);
+			if (s->reset_stream >= 0) {
+				/* All the stream's data came before its reset: what is owed is lost. */
+				sess_end(s, LOAD_E_RESET, "stream %ld reset by the server: its reply "
+				    "is incomplete", s->reset_stream);
+				return;
+			}
 			if (rc == TP_RETRY)
 				break;
 			if (rc == TP_EOF) {
@@ -689,10 +732,12 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 			s->grace_us = 0;
 			if (got == 0)
 				continue;
-			/* Draft: PPID 63 is HTTP; 0 (unspecified) is let through for generic tools. */
-			if ((c->ops->caps & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP && mi.ppid != 0) {
-				sess_end(s, LOAD_E_OTHER, "data with PPID %u on stream %u", mi.ppid,
-				    mi.stream);
+			/* Draft: PPID 63 is HTTP; nothing else is taken as HTTP unless told to
+			 * (--accept-ppid0: the unspecified 0 of generic tools). */
+			if ((c->ops->caps & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP &&
+			    !(mi.ppid == 0 && s->o.accept_ppid0)) {
+				sess_end(s, LOAD_E_OTHER, "data with PPID %u on stream %u, not HTTP's 63%s",
+				    mi.ppid, mi.stream, mi.ppid == 0 ? " (--accept-ppid0 takes it)" : "");
 				return;
 			}
 			if (sess_input(s, (c->ops->caps & TP_CAP_STREAMS) ? mi.stream : 0,

@@ -18,8 +18,8 @@
  * whatever it holds, and a bad byte is a 400 once its line end has arrived.
  * Line ends: CRLF, and a bare LF is accepted too (RFC 9112 §2.2 MAY); a CR not followed by
  * LF is an error (400), never a line end.
- * Versions: HTTP/1.0 and HTTP/1.1 only; any other well-formed HTTP/x.y, HTTP/1.2 included,
- * is HTTP_ERR_VERSION (505), anything else 400.
+ * Versions: HTTP/1.0 and HTTP/1.1; a higher HTTP/1.x is taken as HTTP/1.1 (minor_version 1,
+ * RFC 9110 §2.5); any other well-formed HTTP/x.y is HTTP_ERR_VERSION (505), anything else 400.
  */
 
 #define HTTP_MAX_LINE_DEFAULT 8192  /* request/status line bytes, line end not counted */
@@ -32,7 +32,7 @@ enum http_error {
 	HTTP_ERR_LINE_TOO_LONG,    /* 414: request line longer than max_line */
 	HTTP_ERR_HEAD_TOO_LARGE,   /* 431: header section longer than max_head */
 	HTTP_ERR_TOO_MANY_HEADERS, /* 431: more header lines than max_headers */
-	HTTP_ERR_VERSION,          /* 505: well-formed HTTP/x.y other than 1.0 and 1.1 */
+	HTTP_ERR_VERSION,          /* 505: well-formed HTTP/x.y with a major version other than 1 */
 };
 
 enum http_method {
@@ -77,7 +77,7 @@ struct http_request {
 	size_t path_len;
 	const char *query;           /* after '?', NULL when there is no '?' */
 	size_t query_len;
-	int minor_version;           /* 0 or 1: HTTP/1.0 or HTTP/1.1 */
+	int minor_version;           /* 0 or 1: HTTP/1.0, or HTTP/1.1 (and any higher 1.x) */
 	size_t num_headers;
 };
 
@@ -145,10 +145,18 @@ struct http_chunked {
 	size_t trailer_bytes;    /* bytes of the trailer section, bounded */
 };
 
-#define HTTP_CHUNK_LINE_MAX 4096   /* chunk-size line with extensions */
+#define HTTP_CHUNK_LINE_MAX 4096   /* chunk-size line with extensions, line end not counted */
 #define HTTP_TRAILER_MAX    16384  /* trailer section */
 
 #define HTTP_DATE_LEN 29 /* "Sun, 06 Nov 1994 08:49:37 GMT" */
+#define HTTP_ETAG_MAX 40 /* http_etag_format: quotes and NUL included */
+
+/* The verdict of a request's preconditions (http_preconditions). */
+enum http_cond {
+	HTTP_COND_OK = 0,          /* go on: serve it */
+	HTTP_COND_NOT_MODIFIED,    /* 304 */
+	HTTP_COND_FAILED,          /* 412 */
+};
 
 /* http_parse.c */
 /* Heads: bytes consumed (the body, if any, starts there), -2 incomplete, -1 with ->error. */
@@ -181,9 +189,20 @@ int http_if_modified_since(const struct http_request *req, time_t *t);
 /* http_range.c */
 enum http_range_result http_range_parse(const char *value, size_t len, uint64_t size,
     struct http_range *r);
+enum http_range_result http_ranges_parse(const char *value, size_t len, uint64_t size,
+    struct http_range *r, size_t max, size_t *n);
 /* The request's Range: GET only, one Range field only, else IGNORE. */
 enum http_range_result http_request_range(const struct http_request *req, uint64_t size,
     struct http_range *r);
+
+/* http_cond.c */
+size_t http_etag_format(time_t mtime, uint64_t size, char *buf, size_t cap); /* length, or 0 */
+int http_etag_match(const char *value, size_t len, const char *etag, size_t etag_len,
+    int strong);
+enum http_cond http_preconditions(const struct http_request *req, const char *etag,
+    size_t etag_len, time_t mtime);
+int http_if_range(const struct http_request *req, const char *etag, size_t etag_len,
+    time_t mtime);
 
 /* http_date.c */
 int http_date_parse(const char *s, size_t len, time_t *t);  /* 0 with *t, or -1 */

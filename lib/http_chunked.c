@@ -80,7 +80,8 @@ step(struct http_chunked *st, unsigned char c)
 {
 	int h;
 
-	if (st->state <= S_SIZE_LF && ++st->linelen > HTTP_CHUNK_LINE_MAX)
+	/* The size line's bytes, its line end (CR, LF) not counted, as for the request line. */
+	if (st->state <= S_EXT && c != '\r' && c != '\n' && ++st->linelen > HTTP_CHUNK_LINE_MAX)
 		return S_ERROR;
 	if (st->state >= S_TRL0 && ++st->trailer_bytes > HTTP_TRAILER_MAX)
 		return S_ERROR;

@@ -156,7 +156,8 @@ malformed:
 	return -1;
 }
 
-/* "HTTP/" DIGIT "." DIGIT, exactly 8 bytes. 0 with *minor for 1.0 and 1.1, else -1 with *err. */
+/* "HTTP/" DIGIT "." DIGIT, exactly 8 bytes. 0 with *minor for 1.0 and 1.1, and 1 for a higher
+ * 1.x (RFC 9110 §2.5: served as the highest minor version we have), else -1 with *err. */
 static int
 parse_version(const char *p, size_t len, int *minor, enum http_error *err)
 {
@@ -165,11 +166,11 @@ parse_version(const char *p, size_t len, int *minor, enum http_error *err)
 		*err = HTTP_ERR_MALFORMED;
 		return -1;
 	}
-	if (p[5] != '1' || p[7] > '1') {
+	if (p[5] != '1') {
 		*err = HTTP_ERR_VERSION;
 		return -1;
 	}
-	*minor = p[7] - '0';
+	*minor = p[7] > '1' ? 1 : p[7] - '0';
 	return 0;
 }
 

@@ -46,6 +46,28 @@ parse_spec(const char *s, size_t len, uint64_t *first, uint64_t *last, int *has_
 	return 0;
 }
 
+/* One spec against the representation size: OK with r, UNSATISFIABLE, or IGNORE (a suffix
+ * of an empty representation). */
+static enum http_range_result
+resolve(uint64_t first, uint64_t last, int has_last, int suffix, uint64_t size,
+    struct http_range *r)
+{
+	if (suffix) {
+		if (last == 0)
+			return HTTP_RANGE_UNSATISFIABLE;
+		if (size == 0)
+			return HTTP_RANGE_IGNORE;
+		r->first = last >= size ? 0 : size - last;
+		r->last = size - 1;
+		return HTTP_RANGE_OK;
+	}
+	if (first >= size)
+		return HTTP_RANGE_UNSATISFIABLE;
+	r->first = first;
+	r->last = has_last && last < size ? last : size - 1;
+	return HTTP_RANGE_OK;
+}
+
 /*
  * value: the Range field value; size: the length of the selected representation. A single
  * range gives HTTP_RANGE_OK with r clamped to the representation, or UNSATISFIABLE; several
@@ -74,20 +96,49 @@ http_range_parse(const char *value, size_t len, uint64_t size, struct http_range
 	if (n > 1)
 		return HTTP_RANGE_MULTI;
 	/* One element: first, last and the flags are still its own. */
-	if (suffix) {
-		if (last == 0)
-			return HTTP_RANGE_UNSATISFIABLE;
-		if (size == 0)
+	return resolve(first, last, has_last, suffix, size, r);
+}
+
+/*
+ * Several ranges (RFC 9110 §14.1.2), for multipart/byteranges: up to max of them resolved
+ * into r[0..*n), in the order asked, the unsatisfiable ones left out. HTTP_RANGE_OK with
+ * *n >= 1; UNSATISFIABLE when none is; IGNORE as http_range_parse; MULTI when more than max
+ * were asked (against amplification: serve the whole representation).
+ */
+enum http_range_result
+http_ranges_parse(const char *value, size_t len, uint64_t size, struct http_range *r,
+    size_t max, size_t *n)
+{
+	const char *p = value, *end = value + len, *e;
+	uint64_t first = 0, last = 0;
+	int has_last, suffix, any = 0;
+	size_t elen, asked = 0;
+
+	*n = 0;
+	if (len < 6 || !http_token_eq(value, 5, "bytes") || value[5] != '=')
+		return HTTP_RANGE_IGNORE;
+	p += 6;
+	while (http_list_next(&p, end, &e, &elen)) {
+		if (parse_spec(e, elen, &first, &last, &has_last, &suffix) == -1)
 			return HTTP_RANGE_IGNORE;
-		r->first = last >= size ? 0 : size - last;
-		r->last = size - 1;
-		return HTTP_RANGE_OK;
+		if (++asked > max)
+			return HTTP_RANGE_MULTI;
+		switch (resolve(first, last, has_last, suffix, size, &r[*n])) {
+		case HTTP_RANGE_OK:
+			(*n)++;
+			break;
+		case HTTP_RANGE_IGNORE:
+			any = 1; /* an empty representation: served whole */
+			break;
+		default:
+			break;
+		}
 	}
-	if (first >= size)
-		return HTTP_RANGE_UNSATISFIABLE;
-	r->first = first;
-	r->last = has_last && last < size ? last : size - 1;
-	return HTTP_RANGE_OK;
+	if (asked == 0)
+		return HTTP_RANGE_IGNORE;
+	if (*n > 0)
+		return HTTP_RANGE_OK;
+	return any ? HTTP_RANGE_IGNORE : HTTP_RANGE_UNSATISFIABLE;
 }
 
 /*

@@ -86,6 +86,34 @@ jitter_late(struct jitter *j, uint32_t ts, uint64_t now_us)
 	jitter_slack(j, ts, now_us, 1);
 }
 
+/* A timestamp jump (jitter.h): the schedule moves so that this packet is on time. */
+static void
+jitter_jump(struct jitter *j, uint16_t seq, uint32_t ts, uint64_t now_us)
+{
+	int64_t off = (int64_t)rtp_ts_diff(ts, j->ts0) * 1000000 / RTP_CLOCK_MPA +
+	    (int64_t)j->t0_us - (int64_t)now_us;
+	int64_t dev = off - j->jump_off_us;
+
+	if (off <= JITTER_JUMP_US && off >= -JITTER_JUMP_US) {
+		j->jump_run = 0;
+		return;
+	}
+	if (j->jump_run > 0 && seq == (uint16_t)(j->jump_seq + 1) && dev <= JITTER_JUMP_TOL_US &&
+	    dev >= -JITTER_JUMP_TOL_US) {
+		j->jump_run++;
+	} else {
+		j->jump_run = 1;
+		j->jump_off_us = off;
+	}
+	j->jump_seq = seq;
+	if (j->jump_run >= JITTER_JUMP_RUN) {
+		j->ts0 = ts;
+		j->t0_us = now_us;
+		j->jump_run = 0;
+		j->rebases++;
+	}
+}
+
 /* Returns 0 when kept, 1 when refused (duplicate, late, outside the window, too big). */
 int
 jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t len,
@@ -104,6 +132,7 @@ jitter_put(struct jitter *j, uint16_t seq, uint32_t ts, const uint8_t *p, size_t
 		j->ts0 = ts;
 		j->t0_us = now_us;
 	}
+	jitter_jump(j, seq, ts, now_us);
 	d = rtp_seq_diff(seq, j->next);
 	if (d < 0 && !j->released && -d < JITTER_SLOTS / 2 &&
 	    rtp_seq_diff(j->highest, seq) < JITTER_SLOTS) {

@@ -219,6 +219,29 @@ mp3_frame_ts90k(const struct mp3_frame *f)
 	return (uint32_t)((uint64_t)f->samples * RTP_CLOCK_MPA / (uint64_t)f->rate);
 }
 
+/* Whether p holds free-format frames: two headers with bit rate index 0, the rest of their
+ * header valid and the same (version, layer, rate, mode), one after the other. */
+static int
+mp3_free_format(const uint8_t *p, size_t len)
+{
+	size_t i, n = 0;
+	uint8_t h[4];
+
+	for (i = 0; i + 4 <= len && n < 2; i++) {
+		uint8_t b[4] = { p[i], p[i + 1], (uint8_t)(p[i + 2] | 0x10), p[i + 3] };
+		struct mp3_frame f;
+		if ((p[i + 2] >> 4) != 0 || mp3_header_parse(b, 4, &f) < 0)
+			continue;
+		if (n == 1 && (memcmp(h, p + i, 2) != 0 || (h[2] & 0x0c) != (p[i + 2] & 0x0c) ||
+		    (h[3] & 0xc0) != (p[i + 3] & 0xc0)))
+			continue;
+		memcpy(h, p + i, 4);
+		n++;
+		i += 3;
+	}
+	return n == 2;
+}
+
 struct mp3_file *
 mp3_file_from_mem(const uint8_t *p, size_t len, char *err, size_t errlen)
 {
@@ -264,7 +287,11 @@ mp3_file_from_mem(const uint8_t *p, size_t len, char *err, size_t errlen)
 		first = 0;
 	}
 	if (m->nframes == 0) {
-		snprintf(err, errlen, "no MPEG audio frames found");
+		if (mp3_free_format(m->data, len))
+			snprintf(err, errlen, "free-format MPEG audio (bit rate index 0) is not "
+			    "supported: re-encode at a standard bit rate");
+		else
+			snprintf(err, errlen, "no MPEG audio frames found");
 		goto bad;
 	}
 	return m;

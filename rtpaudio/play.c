@@ -19,6 +19,29 @@
 #define PLAY_OK_LOSS_PCT 1.0
 #define PLAY_OK_GAP_MS   200.0
 #define PLAY_SWITCH_MS   1000  /* a new SSRC is followed once the old one is this silent */
+#define PLAY_SWITCH_PKTS 4     /* or once it sent this many in sequence, none of the old between */
+#define PLAY_HOLD        8     /* packets held until their source is valid */
+#define PLAY_ROOM_MS     2000  /* a gap may be this much longer than the time that passed */
+#define PLAY_STALE_MAX   16    /* frames a timestamp may go back before it is a jump */
+
+/* Packets held back: of the source on probation or after a jump (RFC 3550 A.1), or of a new
+ * SSRC before it is followed. */
+struct play_held {
+	uint16_t seq;
+	uint32_t ts;
+	uint64_t at;           /* arrival */
+	size_t len;
+	uint8_t data[JITTER_PKT];
+};
+struct play_hold {
+	size_t n;
+	struct play_held pkt[PLAY_HOLD];
+};
+
+/* The counters of the jitter buffers retired at a restart or a new source. */
+struct play_acc {
+	uint64_t played, late, duplicates, too_big, lost, rebases;
+};
 #define PLAY_EARLY_RR_MS 100   /* early receiver reports (a packet late) at most this often */
 
 struct play {
@@ -29,7 +52,7 @@ struct play {
 	int16_t *pcm;           /* --reference: everything played, to compare at the end */
 	size_t pcm_n, pcm_cap;
 	int have_snr;
-	double snr_db;
+	double snr_db, intact_pct;
 	long ref_offset;
 	size_t snr_segs;
 	int raw, json, verbose;
@@ -42,6 +65,11 @@ struct play {
 	size_t msglen;
 	int locked;
 	uint32_t ssrc;
+	struct play_hold hold;  /* the current source's packets until they are valid */
+	struct play_hold cand;  /* a new source's, until it is followed */
+	int have_cand;
+	uint32_t cand_ssrc;
+	struct play_acc acc;
 	struct ev_timer play_t, idle_t, dur_t, rr_t, stats_t;
 	uint64_t last_rx_us, start_us;
 	/* RTCP: what the reports say, and where they go on UDP (where the SRs come from) */
@@ -74,6 +102,10 @@ struct play {
 	int have_first;
 	uint32_t fts0;
 	int64_t next_n;
+	int64_t fts0_n;         /* the frame index of fts0 (a splice moves it) */
+	uint64_t ft0_us;        /* when the timeline (re)started, at frame ft0_n */
+	int64_t ft0_n;
+	uint64_t ts_splices;    /* timestamp jumps: the timeline spliced */
 	int rate, channels, samples;
 	int reservoir;          /* main data bytes the decoder holds since its last reset */
 	int16_t last[PLAY_MAXPCM];
@@ -82,6 +114,15 @@ struct play {
 	/* statistics */
 	uint64_t rx_packets, bad_packets, other_ssrc, frames_played, frames_concealed,
 	    frames_undecodable, frames_stale, decoder_resets, info_frames;
+	/* the accounting (play_report): every datagram on the media path, and why one was
+	 * not played */
+	uint64_t pk_datagrams, pk_wrong_pt, pk_unvalidated, pk_oversized, pk_duplicates, fec_ok;
+	uint64_t sources, restarts, span_done;
+	uint64_t sr_packets_done, sr_packets;  /* the senders' SR packet counts: of the
+	                                        * sources before, of the current one */
+	int have_sr_packets;
+	/* frames: from the depacketizers, and the timeline's concealed ones by cause */
+	uint64_t frames_in, frames_dummy, frames_malformed, frames_gap, frames_tail;
 	int longest_run;
 	int eos, rc;
 	char err[TP_ERRLEN];
@@ -121,9 +162,12 @@ play_usage(FILE *fp)
 "  sender: on udp to where its sender reports come from (PORT+1), on sctp and prsctp on the\n"
 "  association with PPID 0x52544350, on tcp in the RFC 4571 framing (RFC 5761 demux).\n"
 "  The stream ends with an RTCP BYE (udp, PORT+1), the sender closing (sctp, tcp), the\n"
-"  idle timeout or --duration. A new source (a restarted sender) is followed once the\n"
-"  current one has been silent for %d ms. Verdict: satisfactory when residual frame loss <= %.0f%%\n"
-"  and the longest gap <= %.0f ms.\n", PLAY_SWITCH_MS, PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
+"  idle timeout or --duration. Sources are validated as RFC 3550 A.1 (probation, jumps);\n"
+"  a new source (a restarted sender) is followed after %d packets in sequence with none\n"
+"  of the current one's between, or once the current one has been silent for %d ms.\n"
+"  Every packet and frame is accounted for (rtpaudio(1), STATISTICS). Verdict:\n"
+"  satisfactory when residual loss <= %.0f%% and the longest gap <= %.0f ms.\n",
+	    PLAY_SWITCH_PKTS, PLAY_SWITCH_MS, PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
 }
 
 static int
@@ -204,7 +248,7 @@ play_reference(struct play *p)
 	p->ref_offset = wav_offset(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch,
 	    8192);
 	p->snr_db = wav_segsnr(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch, rate,
-	    p->ref_offset, &p->snr_segs);
+	    p->ref_offset, &p->snr_segs, &p->intact_pct);
 	p->have_snr = 1;
 	free(ref);
 	return 0;
@@ -276,6 +320,7 @@ play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_f
 	if (dummy) {
 		/* 3119: an empty frame for a lost ADU keeps the reservoir in step; what it
 		 * decodes to is not audio */
+		p->frames_dummy++;
 		play_conceal(p, 1);
 		return;
 	}
@@ -298,7 +343,30 @@ play_frame_index(const struct play *p, uint32_t ts, int rate, int samples)
 {
 	int64_t dt = rtp_ts_diff(ts, p->fts0), unit = (int64_t)samples * RTP_CLOCK_MPA;
 
-	return dt >= 0 ? (2 * dt * rate + unit) / (2 * unit) : -1;
+	return p->fts0_n + (dt >= 0 ? (2 * dt * rate + unit) / (2 * unit) :
+	    -((-2 * dt * rate + unit) / (2 * unit)));
+}
+
+/* How far ahead of the timeline a frame may be: the frames the wall clock has had time for
+ * since the timeline (re)started, and the playout delay and PLAY_ROOM_MS more; a sender's
+ * timestamps further ahead jumped (the gap would be longer than the time that passed). */
+static int64_t
+play_room(const struct play *p)
+{
+	int64_t frame_us = (int64_t)p->samples * 1000000 / p->rate;
+	int64_t wall = (int64_t)(ev_clock_us() - p->ft0_us) + ((int64_t)p->delay_ms +
+	    PLAY_ROOM_MS) * 1000;
+
+	return p->ft0_n - p->next_n + wall / frame_us;
+}
+
+/* The timeline goes on from frame next_n at timestamp ts, now. */
+static void
+play_timeline_start(struct play *p, uint32_t ts)
+{
+	p->fts0 = ts;
+	p->fts0_n = p->ft0_n = p->next_n;
+	p->ft0_us = ev_clock_us();
 }
 
 /* A frame from the depacketizer, in sequence order: place it on the media timeline by its
@@ -309,18 +377,22 @@ play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int 
 	struct mp3_frame f;
 	int64_t n;
 
-	if (mp3_frame_parse(frame, len, &f) != (int)len)
+	p->frames_in++;
+	if (mp3_frame_parse(frame, len, &f) != (int)len) {
+		p->frames_malformed++;
 		return;
+	}
 	/* Some senders (GStreamer's mpegaudioparse ! rtpmpapay) pass the Xing/Info frame on:
-	 * it is metadata, not a frame of audio. */
-	if (mp3_is_info(frame, len, &f)) {
+	 * at the start it is metadata, not a frame of audio. Further on (files joined with cat)
+	 * it has its place on the timeline and is decoded, as mpg123 does (a silent frame). */
+	if (!p->have_first && mp3_is_info(frame, len, &f)) {
 		p->info_frames++;
 		return;
 	}
 	if (!p->have_first) {
 		p->have_first = 1;
-		p->fts0 = ts;
 		p->next_n = 0;
+		play_timeline_start(p, ts);
 	}
 	if (f.rate != p->rate || f.channels != p->channels || f.samples != p->samples) {
 		if (p->rate != 0)
@@ -329,15 +401,23 @@ play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int 
 		p->channels = f.channels;
 		p->samples = f.samples;
 		p->last_n = 0;
-		p->fts0 = ts;
 		p->next_n = 0;
+		play_timeline_start(p, ts);
 	}
 	n = play_frame_index(p, ts, f.rate, f.samples);
+	if (n > p->next_n + play_room(p) || n < p->next_n - PLAY_STALE_MAX) {
+		/* a timestamp jump: a gap longer than the time that passed, or far back; the
+		 * timeline is spliced at this frame */
+		p->ts_splices++;
+		play_timeline_start(p, ts);
+		n = p->next_n;
+	}
 	if (n < p->next_n) {
 		p->frames_stale++;
 		return;
 	}
 	if (n > p->next_n) {
+		p->frames_gap += (uint64_t)(n - p->next_n);
 		play_conceal(p, n - p->next_n);
 		play_decoder_open(p);
 	}
@@ -389,6 +469,7 @@ play_deint(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
 }
 
 static void play_schedule(struct play *p);
+static void play_late_report(struct play *p);
 
 /* The end of a source: what its packets announced but came too late to play was silence
  * on a sound device, and is concealed here so that the statistics count it (a stream that
@@ -407,14 +488,15 @@ play_tail(struct play *p)
 			return;
 		/* the group's end: the frames before it */
 		dt = rtp_ts_diff((uint32_t)((uint64_t)p->fec_end * 9 / 100), p->fts0);
-		n = dt >= 0 ? dt * p->rate / ((int64_t)p->samples * RTP_CLOCK_MPA) : -1;
+		n = dt >= 0 ? p->fts0_n + dt * p->rate / ((int64_t)p->samples * RTP_CLOCK_MPA) :
+		    -1;
 		t0 = p->fec_t0_us;
 	} else {
 		if (p->jb == NULL || !p->jb->have_ts_max)
 			return;
 		/* the last packet's first frame */
 		n = play_frame_index(p, p->jb->ts_max, p->rate, p->samples);
-		n = n >= 0 ? n + 1 : -1;
+		n++;
 		t0 = p->jb->t0_us;
 	}
 	frame_us = (int64_t)p->samples * 1000000 / p->rate;
@@ -423,6 +505,7 @@ play_tail(struct play *p)
 	if (n > wall)
 		n = wall;
 	if (n > p->next_n) {
+		p->frames_tail += (uint64_t)(n - p->next_n);
 		play_conceal(p, n - p->next_n);
 		p->next_n = n;
 	}
@@ -460,6 +543,10 @@ play_end(struct play *p)
 	if (p->eos)
 		return;
 	p->eos = 1;
+	/* what is still held never became valid, or its source was never followed */
+	p->pk_unvalidated += p->hold.n;
+	p->other_ssrc += p->cand.n;
+	p->hold.n = p->cand.n = 0;
 	play_schedule(p);
 	if (p->fx != NULL)
 		fmt_fec_rx_flush(p->fx);
@@ -491,11 +578,24 @@ play_stop(struct ev_loop *loop, void *arg)
 	play_end(arg);
 }
 
-/* A sender that restarted comes back with a new SSRC, sequence numbers and timestamps
- * (RFC 3550 section 8): play out what the old source left, then start over with the new one
- * as with the first. 0, or -1 (out of memory: the old source stays). */
+/* The counters of the jitter buffer about to go. */
+static void
+play_retire(struct play *p)
+{
+	p->acc.played += p->jb->received;
+	p->acc.late += p->jb->late;
+	p->acc.duplicates += p->jb->duplicates;
+	p->acc.too_big += p->jb->too_big;
+	p->acc.lost += p->jb->lost;
+	p->acc.rebases += p->jb->rebases;
+}
+
+/* The sequence starts over (a jump confirmed, RFC 3550 A.1, or a new source): play out what
+ * the old sequence left, then start a new jitter buffer; the timeline is spliced (the next
+ * frame follows the last one, whatever its timestamp). 0, or -1 (out of memory: the old
+ * sequence stays). */
 static int
-play_switch(struct play *p, uint32_t ssrc)
+play_restart(struct play *p)
 {
 	struct jitter *jb;
 
@@ -513,12 +613,151 @@ play_switch(struct play *p, uint32_t ssrc)
 	}
 	play_tail(p);
 	fmt_2250_depack_init(&p->dp);
+	play_retire(p);
 	jitter_free(p->jb);
 	p->jb = jb;
-	p->ssrc = ssrc;
 	p->have_first = 0;
-	rtcp_rx_init(&p->rx, p->format == FMT_FEC ? 1000000 : RTP_CLOCK_MPA); /* a new source */
 	return 0;
+}
+
+/* A packet of the current source into the jitter buffer */
+static void
+play_put(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len, uint64_t at)
+{
+	uint64_t late = p->jb->late;
+
+	jitter_put(p->jb, seq, ts, pl, len, at);
+	if (p->jb->late != late)
+		play_late_report(p);
+}
+
+static void
+play_hold_put(struct play_hold *h, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len,
+    uint64_t at)
+{
+	struct play_held *k = &h->pkt[h->n++];
+
+	k->seq = seq;
+	k->ts = ts;
+	k->at = at;
+	k->len = len;
+	memcpy(k->data, pl, len);
+}
+
+/* The held packets of the current source, now valid, into the jitter buffer */
+static void
+play_hold_release(struct play *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->hold.n; i++)
+		play_put(p, p->hold.pkt[i].seq, p->hold.pkt[i].ts, p->hold.pkt[i].data,
+		    p->hold.pkt[i].len, p->hold.pkt[i].at);
+	p->hold.n = 0;
+}
+
+/* A packet of the current source: validated as RFC 3550 A.1 does (a stray packet or a
+ * jump does not capture the sequence; a jump followed by the next packet restarts it). */
+static void
+play_current(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len,
+    uint64_t at)
+{
+	switch (rtcp_rx_packet(&p->rx, seq, ts, at)) {
+	case RTCP_SEQ_OK:
+		p->pk_unvalidated += p->hold.n; /* a jump not followed */
+		p->hold.n = 0;
+		play_put(p, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_VALIDATED:
+		play_hold_release(p);
+		play_put(p, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_PROBATION:
+		if (p->hold.n == PLAY_HOLD) {
+			p->pk_unvalidated++;
+			break;
+		}
+		play_hold_put(&p->hold, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_PROBATION_AGAIN:
+		if (p->hold.n == 1 && p->hold.pkt[0].seq == seq) {
+			p->pk_duplicates++; /* the held one again: the probation is where it was */
+			break;
+		}
+		/* FALLTHROUGH */
+	case RTCP_SEQ_JUMP:
+		p->pk_unvalidated += p->hold.n;
+		p->hold.n = 0;
+		play_hold_put(&p->hold, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_RESTART:
+		p->restarts++;
+		if (p->verbose)
+			fprintf(stderr, "rtpaudio play: SSRC %08x: sequence restarted at %u\n",
+			    (unsigned)p->ssrc, (unsigned)(uint16_t)(seq - 1));
+		if (play_restart(p) == -1) {
+			p->pk_unvalidated += p->hold.n + 1;
+			p->hold.n = 0;
+			break;
+		}
+		play_hold_release(p);
+		play_put(p, seq, ts, pl, len, at);
+		break;
+	}
+}
+
+/* A sender that restarted comes back with a new SSRC, sequence numbers and timestamps
+ * (RFC 3550 section 8): play out what the old source left, then go on with the new one, its
+ * held packets first; the timeline is spliced. */
+static void
+play_switch(struct play *p)
+{
+	size_t i;
+
+	if (play_restart(p) == -1) {
+		p->other_ssrc += p->cand.n;
+		p->cand.n = 0;
+		p->have_cand = 0;
+		return;
+	}
+	if (p->verbose)
+		fprintf(stderr, "rtpaudio play: new source: SSRC %08x after %08x\n",
+		    (unsigned)p->cand_ssrc, (unsigned)p->ssrc);
+	p->pk_unvalidated += p->hold.n;
+	p->hold.n = 0;
+	p->span_done += rtcp_rx_span(&p->rx);
+	p->sr_packets_done += p->sr_packets;
+	p->sr_packets = 0;
+	p->sources++;
+	p->ssrc = p->cand_ssrc;
+	rtcp_rx_init(&p->rx, RTP_CLOCK_MPA); /* a new source */
+	p->have_cand = 0;
+	for (i = 0; i < p->cand.n; i++)
+		play_current(p, p->cand.pkt[i].seq, p->cand.pkt[i].ts, p->cand.pkt[i].data,
+		    p->cand.pkt[i].len, p->cand.pkt[i].at);
+	p->cand.n = 0;
+}
+
+/* A packet of another SSRC than the current source's: held; followed when PLAY_SWITCH_PKTS
+ * of them came in sequence with none of the current source between, or at once when the
+ * current source has been silent for PLAY_SWITCH_MS. Else counted as another source's. */
+static void
+play_candidate(struct play *p, const struct rtp_hdr *h, uint64_t now)
+{
+	if (p->have_cand && (p->cand_ssrc != h->ssrc ||
+	    p->cand.pkt[p->cand.n - 1].seq != (uint16_t)(h->seq - 1))) {
+		p->other_ssrc += p->cand.n;
+		p->cand.n = 0;
+		p->have_cand = 0;
+	}
+	p->have_cand = 1;
+	p->cand_ssrc = h->ssrc;
+	play_hold_put(&p->cand, h->seq, h->ts, h->payload, h->plen, now);
+	if (p->cand.n >= PLAY_SWITCH_PKTS ||
+	    now - p->last_rx_us >= PLAY_SWITCH_MS * 1000ull) {
+		p->last_rx_us = now;
+		play_switch(p);
+	}
 }
 
 /* One compound RR (+ SDES + APP with the playout delay and the lateness) to the sender. */
@@ -601,6 +840,8 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 		return;
 	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
 		p->sr_received++;
+		p->sr_packets = ri.packets;
+		p->have_sr_packets = 1;
 		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
 	}
 	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
@@ -637,8 +878,9 @@ static void
 play_packet(struct play *p, const uint8_t *buf, size_t len)
 {
 	struct rtp_hdr h;
-	uint64_t late;
+	uint64_t now;
 
+	p->pk_datagrams++;
 	if (p->format == FMT_FEC) {
 		/* no RTP: a group is decoded when the next one begins; the reports number
 		 * the packets group * n + index, timed in the groups' microseconds */
@@ -690,32 +932,44 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 				return;
 			}
 		}
-		if (fmt_fec_rx_put(p->fx, buf, len) == 0)
+		if (fmt_fec_rx_put(p->fx, buf, len) == 0) {
 			p->rx_packets++;
-		else
+			p->fec_ok++;
+		} else
 			p->bad_packets++;
 		return;
 	}
-	if (rtp_parse(buf, len, &h) < 0 || h.pt != p->pt) {
+	if (rtp_parse(buf, len, &h) < 0) {
 		p->bad_packets++;
 		return;
 	}
-	/* one source: the first one heard */
-	if (!p->locked) {
-		p->ssrc = h.ssrc;
-		play_locked(p);
-	} else if (h.ssrc != p->ssrc && (ev_clock_us() - p->last_rx_us < PLAY_SWITCH_MS * 1000ull ||
-	    play_switch(p, h.ssrc) == -1)) {
-		p->other_ssrc++;
+	if (h.pt != p->pt) {
+		p->pk_wrong_pt++;
 		return;
 	}
-	p->rx_packets++;
-	p->last_rx_us = ev_clock_us();
-	rtcp_rx_packet(&p->rx, h.seq, h.ts, p->last_rx_us);
-	late = p->jb->late;
-	jitter_put(p->jb, h.seq, h.ts, h.payload, h.plen, p->last_rx_us);
-	if (p->jb->late != late)
-		play_late_report(p);
+	if (h.plen > JITTER_PKT) {
+		p->pk_oversized++;
+		return;
+	}
+	now = ev_clock_us();
+	/* the first source heard, validated; another one is followed when the current one
+	 * has stopped (play_candidate) */
+	if (!p->locked) {
+		p->ssrc = h.ssrc;
+		p->sources = 1;
+		play_locked(p);
+	}
+	if (h.ssrc != p->ssrc) {
+		play_candidate(p, &h, now);
+	} else {
+		if (p->have_cand) {
+			p->other_ssrc += p->cand.n; /* the current source goes on */
+			p->cand.n = 0;
+			p->have_cand = 0;
+		}
+		p->last_rx_us = now;
+		play_current(p, h.seq, h.ts, h.payload, h.plen, now);
+	}
 	play_schedule(p);
 }
 
@@ -816,18 +1070,85 @@ play_accept(struct tp_listener *l, void *arg)
 		play_end(p);
 }
 
+/* The accounting: every datagram on the media path has one fate, every frame of the
+ * timeline is played or concealed (doc/rtpaudio.1, STATISTICS AND VERDICT). */
+struct play_tally {
+	uint64_t received, played, late, duplicates, malformed, wrong_pt, other, unvalidated,
+	    oversized, lost;
+	uint64_t timeline, concealed_sum, frames_sum;
+	int64_t sender;             /* packets the senders' last SRs counted; -1: no SR */
+	uint64_t covered, short_pk, short_frames;
+	int adds_up;
+};
+
+static void
+play_tally(const struct play *p, struct play_tally *t)
+{
+	const struct jitter *j = p->jb;
+
+	memset(t, 0, sizeof(*t));
+	t->received = p->pk_datagrams;
+	t->played = p->fx != NULL ? p->fec_ok : p->acc.played + j->received;
+	t->late = p->acc.late + j->late + p->fec_late;
+	t->duplicates = p->acc.duplicates + j->duplicates + p->pk_duplicates;
+	t->malformed = p->bad_packets;
+	t->wrong_pt = p->pk_wrong_pt;
+	t->other = p->other_ssrc;
+	t->unvalidated = p->pk_unvalidated;
+	t->oversized = p->pk_oversized + p->acc.too_big + j->too_big;
+	t->lost = p->acc.lost + j->lost;
+	t->timeline = p->frames_played + p->frames_concealed;
+	t->concealed_sum = p->frames_gap + p->frames_undecodable + p->frames_dummy +
+	    p->frames_tail;
+	t->frames_sum = p->frames_played + p->frames_undecodable + p->frames_dummy +
+	    p->frames_stale + p->info_frames + p->frames_malformed;
+	t->adds_up = t->received == t->played + t->late + t->duplicates + t->malformed +
+	    t->wrong_pt + t->other + t->unvalidated + t->oversized &&
+	    t->concealed_sum == p->frames_concealed && t->frames_sum == p->frames_in;
+	/* what the sender says it sent beyond what the timeline covers: frames short at an
+	 * end, in the timeline's frames per packet */
+	t->sender = -1;
+	t->covered = p->span_done + rtcp_rx_span(&p->rx);
+	if (p->fx == NULL && p->have_sr_packets) {
+		t->sender = (int64_t)(p->sr_packets_done + p->sr_packets);
+		if ((uint64_t)t->sender > t->covered)
+			t->short_pk = (uint64_t)t->sender - t->covered;
+		if (t->short_pk > 0)
+			t->short_frames = t->covered > 0 ?
+			    (t->short_pk * t->timeline + t->covered - 1) / t->covered : t->short_pk;
+	}
+}
+
 static void
 play_report(struct play *p)
 {
 	double fdur = p->rate ? (double)p->samples * 1000.0 / p->rate : 0;
-	uint64_t frames = p->frames_played + p->frames_concealed;
-	double loss = frames ? 100.0 * (double)p->frames_concealed / (double)frames : 100.0;
-	double gap = p->longest_run * fdur;
-	int ok = frames > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
-	struct jitter *j = p->jb;
-	char snr[200] = "";
-	uint64_t bad = p->bad_packets + p->dp.malformed, dummies = 0, poc = 0, late = 0;
+	struct play_tally t;
+	uint64_t frames;
+	double loss, gap;
+	int ok;
+	char snr[400] = "";
+	uint64_t bad, dummies = 0, poc = 0, late = 0;
 
+	play_tally(p, &t);
+	/* the verdict counts the frames the sender sent beyond the timeline, and the frames
+	 * that came but had no place on it (stale), as concealed */
+	frames = t.timeline + t.short_frames + p->frames_stale;
+	loss = frames ? 100.0 * (double)(p->frames_concealed + t.short_frames +
+	    p->frames_stale) / (double)frames : 100.0;
+	gap = p->longest_run * fdur;
+	if (t.short_frames * fdur > gap)
+		gap = t.short_frames * fdur;
+	/* and the packets that were not played (RTP formats: FEC makes up for lost ones) of
+	 * what the sender sent, or else of the sequence numbers covered */
+	if (p->fx == NULL) {
+		uint64_t all = t.covered > (uint64_t)(t.sender > 0 ? t.sender : 0) ? t.covered :
+		    (uint64_t)t.sender;
+		if (all > 0 && all > t.played && 100.0 * (double)(all - t.played) / (double)all > loss)
+			loss = 100.0 * (double)(all - t.played) / (double)all;
+	}
+	ok = t.timeline > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
+	bad = p->bad_packets + p->pk_wrong_pt + p->dp.malformed;
 	if (p->format != 2250) {
 		bad += p->dp3->malformed;
 		dummies = p->df->dummies;
@@ -837,11 +1158,13 @@ play_report(struct play *p)
 
 	if (p->have_snr && p->json)
 		snprintf(snr, sizeof(snr), "\"segsnr_db\":%.2f,\"ref_offset\":%ld,"
-		    "\"snr_segments\":%zu,", p->snr_db, p->ref_offset, p->snr_segs);
+		    "\"snr_segments\":%zu,\"intact_segments_pct\":%.2f,", p->snr_db, p->ref_offset,
+		    p->snr_segs, p->intact_pct);
 	else if (p->have_snr)
 		snprintf(snr, sizeof(snr), "segmental SNR: %.2f dB against %s (offset %ld sample "
-		    "frames, %zu segments of 20 ms)\n", p->snr_db, p->ref_path, p->ref_offset,
-		    p->snr_segs);
+		    "frames, %zu segments of 20 ms)\nintact segments: %.2f %% (20 ms segments at "
+		    "%.0f dB SNR or better)\n", p->snr_db, p->ref_path, p->ref_offset, p->snr_segs,
+		    p->intact_pct, WAV_INTACT_DB);
 	if (p->json) {
 		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
 		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"
@@ -851,16 +1174,15 @@ play_report(struct play *p)
 		    "\"adu_dummies\":%llu,\"poc_descriptors\":%llu,\"deinterleave_late\":%llu,"
 		    "\"fec_groups\":%llu,\"fec_recovered\":%llu,\"fec_unrecoverable\":%llu,"
 		    "\"rtcp_rr_sent\":%llu,\"rtcp_sr_received\":%llu,\"jitter_ms\":%.2f,"
-		    "\"cpu_s\":%.3f,%s\"satisfactory\":%s}\n",
-		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
-		    (unsigned long long)j->lost,
-		    (unsigned long long)(j->late + p->fec_late), (unsigned long long)j->duplicates,
+		    "\"cpu_s\":%.3f,",
+		    (unsigned long long)t.received, (unsigned long long)t.lost,
+		    (unsigned long long)t.late, (unsigned long long)t.duplicates,
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable,
 		    (unsigned long long)(p->dp.fragments_dropped +
 		    (p->dp3 != NULL ? p->dp3->fragments_dropped : 0)), gap, loss,
-		    (double)frames * fdur / 1000.0,
+		    (double)t.timeline * fdur / 1000.0,
 		    p->format == FMT_FEC ? "fec" : p->format == 3119 ? "3119" : "2250",
 		    (unsigned long long)dummies,
 		    (unsigned long long)poc, (unsigned long long)late,
@@ -868,9 +1190,31 @@ play_report(struct play *p)
 		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
 		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0),
 		    (unsigned long long)p->rr_sent, (unsigned long long)p->sr_received,
-		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s(), snr, ok ? "true" : "false");
+		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s());
+		printf("\"packets_played\":%llu,\"packets_malformed\":%llu,"
+		    "\"packets_wrong_pt\":%llu,\"packets_other_source\":%llu,"
+		    "\"packets_unvalidated\":%llu,\"packets_oversized\":%llu,"
+		    "\"sources\":%llu,\"sequence_restarts\":%llu,\"frames_timeline\":%llu,"
+		    "\"frames_gap\":%llu,\"frames_dummy\":%llu,\"frames_end\":%llu,"
+		    "\"frames_in\":%llu,\"frames_stale\":%llu,\"frames_info\":%llu,"
+		    "\"frames_malformed\":%llu,\"sender_packets\":%lld,\"sender_packets_missing\":%llu,"
+		    "\"frames_missing\":%llu,\"timestamp_splices\":%llu,\"schedule_jumps\":%llu,"
+		    "\"accounting_adds_up\":%s,",
+		    (unsigned long long)t.played, (unsigned long long)t.malformed,
+		    (unsigned long long)t.wrong_pt, (unsigned long long)t.other,
+		    (unsigned long long)t.unvalidated, (unsigned long long)t.oversized,
+		    (unsigned long long)p->sources, (unsigned long long)p->restarts,
+		    (unsigned long long)t.timeline, (unsigned long long)p->frames_gap,
+		    (unsigned long long)p->frames_dummy, (unsigned long long)p->frames_tail,
+		    (unsigned long long)p->frames_in, (unsigned long long)p->frames_stale,
+		    (unsigned long long)p->info_frames, (unsigned long long)p->frames_malformed,
+		    (long long)t.sender, (unsigned long long)t.short_pk,
+		    (unsigned long long)t.short_frames, (unsigned long long)p->ts_splices,
+		    (unsigned long long)(p->acc.rebases + p->jb->rebases),
+		    t.adds_up ? "true" : "false");
+		printf("%s\"satisfactory\":%s}\n", snr, ok ? "true" : "false");
 	} else {
-		char extra[160] = "";
+		char extra[160] = "", sender[160] = "no RTCP SR with a packet count";
 		if (p->fx != NULL)
 			snprintf(extra, sizeof(extra), "fec: %llu groups, %llu ADUs recovered by FEC, "
 			    "%llu groups unrecoverable, %llu dummy frames\n",
@@ -881,20 +1225,40 @@ play_report(struct play *p)
 			    "%llu poc-3119 descriptors, %llu ADUs too late to deinterleave\n",
 			    (unsigned long long)dummies, (unsigned long long)poc,
 			    (unsigned long long)late);
+		if (t.sender >= 0)
+			snprintf(sender, sizeof(sender), "%lld packets in its RTCP SRs, %llu beyond "
+			    "the sequence numbers received (%llu frames missing)", (long long)t.sender,
+			    (unsigned long long)t.short_pk, (unsigned long long)t.short_frames);
 		printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
 		    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
 		    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
 		    "rtcp: %llu receiver reports sent, %llu sender reports received, jitter %.2f ms\n"
-		    "%s%s"
-		    "verdict: %s\n",
-		    (unsigned long long)(p->fx != NULL ? p->rx_packets : j->received),
-		    (unsigned long long)j->lost,
-		    (unsigned long long)(j->late + p->fec_late), (unsigned long long)j->duplicates,
+		    "%s%s",
+		    (unsigned long long)t.received, (unsigned long long)t.lost,
+		    (unsigned long long)t.late, (unsigned long long)t.duplicates,
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable, gap, loss,
-		    (double)frames * fdur / 1000.0, (unsigned long long)p->rr_sent,
-		    (unsigned long long)p->sr_received, rtcp_rx_jitter_ms(&p->rx), snr, extra,
+		    (double)t.timeline * fdur / 1000.0, (unsigned long long)p->rr_sent,
+		    (unsigned long long)p->sr_received, rtcp_rx_jitter_ms(&p->rx), snr, extra);
+		printf("accounting: %llu received = %llu played + %llu late + %llu duplicate + "
+		    "%llu malformed + %llu wrong payload type + %llu other source + "
+		    "%llu unvalidated + %llu oversized (%s)\n"
+		    "timeline: %llu frames = %llu played + %llu concealed (%llu gaps, "
+		    "%llu undecodable, %llu dummies, %llu at the end)\n"
+		    "sources: %llu, %llu sequence restarts, %llu timestamp jumps spliced; "
+		    "sender: %s\n"
+		    "verdict: %s\n",
+		    (unsigned long long)t.received, (unsigned long long)t.played,
+		    (unsigned long long)t.late, (unsigned long long)t.duplicates,
+		    (unsigned long long)t.malformed, (unsigned long long)t.wrong_pt,
+		    (unsigned long long)t.other, (unsigned long long)t.unvalidated,
+		    (unsigned long long)t.oversized, t.adds_up ? "adds up" : "DOES NOT ADD UP",
+		    (unsigned long long)t.timeline, (unsigned long long)p->frames_played,
+		    (unsigned long long)p->frames_concealed, (unsigned long long)p->frames_gap,
+		    (unsigned long long)p->frames_undecodable, (unsigned long long)p->frames_dummy,
+		    (unsigned long long)p->frames_tail, (unsigned long long)p->sources,
+		    (unsigned long long)p->restarts, (unsigned long long)p->ts_splices, sender,
 		    ok ? "satisfactory" : "not satisfactory");
 	}
 	fflush(stdout);
@@ -1060,6 +1424,19 @@ play_main(int argc, char **argv)
 		goto bad;
 	}
 	aout_close(&p.ao);
+	if (p.frames_played + p.frames_concealed == 0) {
+		/* no audio: the report says why, the output (empty, not a WAV) goes */
+		play_report(&p);
+		if (p.out_path != NULL && strcmp(p.out_path, "-") != 0)
+			unlink(p.out_path);
+		if (p.pk_datagrams == 0)
+			snprintf(p.err, sizeof(p.err), "nothing received on %s (%s)", p.listen,
+			    p.net.transport);
+		else
+			snprintf(p.err, sizeof(p.err), "no audio: %llu packets received, none of "
+			    "them played (see the accounting)", (unsigned long long)p.pk_datagrams);
+		goto bad;
+	}
 	if (p.ref_path != NULL && play_reference(&p) == -1)
 		goto bad;
 	play_report(&p);

@@ -119,12 +119,32 @@ int64_t rtcp_rtt_us(uint64_t ntp_now, uint32_t lsr, uint32_t dlsr);
 uint64_t rtp_ntp_now(void);
 
 /* rtcp.c: a receiver's statistics of one source (RFC 3550 appendix A.1, A.3, A.8) and its
- * report block. */
+ * report block. Source validation as A.1: a source is valid after RTCP_MIN_SEQUENTIAL packets
+ * in sequence (probation); a step forward of RTCP_MAX_DROPOUT or more, or back by more than
+ * RTCP_MAX_MISORDER, is a jump, taken as a restart of the sequence only when the next packet
+ * follows it. */
+#define RTCP_MAX_DROPOUT   3000
+#define RTCP_MAX_MISORDER  100
+#define RTCP_MIN_SEQUENTIAL 2
+enum rtcp_seq {
+	RTCP_SEQ_OK,              /* valid (in order, reordered or a duplicate) */
+	RTCP_SEQ_VALIDATED,       /* ends the probation: the RTCP_MIN_SEQUENTIAL - 1 packets
+	                           * before it (held by the caller) are valid too */
+	RTCP_SEQ_PROBATION,       /* on probation, in sequence with the ones before it */
+	RTCP_SEQ_PROBATION_AGAIN, /* on probation, not in sequence: the ones before are void */
+	RTCP_SEQ_JUMP,            /* not valid unless the next packet follows it */
+	RTCP_SEQ_RESTART,         /* it followed a jump: the sequence restarts at the packet
+	                           * before it (held by the caller), both valid */
+};
 struct rtcp_rx {
 	int init;
+	int probation;          /* packets still to come in sequence */
 	uint16_t max_seq;
+	uint32_t bad_seq;       /* the packet that would confirm a jump (65537: none) */
 	uint32_t cycles, base_seq, clock;
 	uint64_t received, expected_prior, received_prior;
+	uint64_t span_done;     /* sequence numbers covered before the restarts */
+	uint64_t restarts;
 	double jitter;          /* timestamp units */
 	int have_transit;
 	int64_t transit;
@@ -132,7 +152,8 @@ struct rtcp_rx {
 	uint64_t lsr_at_us;     /* its arrival */
 };
 void rtcp_rx_init(struct rtcp_rx *r, uint32_t clock);
-void rtcp_rx_packet(struct rtcp_rx *r, uint16_t seq, uint32_t ts, uint64_t now_us);
+enum rtcp_seq rtcp_rx_packet(struct rtcp_rx *r, uint16_t seq, uint32_t ts, uint64_t now_us);
+uint64_t rtcp_rx_span(const struct rtcp_rx *r);
 void rtcp_rx_sr(struct rtcp_rx *r, uint64_t ntp, uint64_t now_us);
 void rtcp_rx_block(struct rtcp_rx *r, uint32_t src, uint64_t now_us, struct rtcp_block *b);
 double rtcp_rx_jitter_ms(const struct rtcp_rx *r);
@@ -319,7 +340,17 @@ struct jitter {
 	 * time - arrival (negative: late), for RTCP's reports */
 	int64_t slack_min_us;
 	int have_slack;
+	/* a timestamp jump: JITTER_JUMP_RUN packets in sequence, each off its schedule by more
+	 * than JITTER_JUMP_US (early or late) and by the same amount within JITTER_JUMP_TOL_US,
+	 * move the schedule (the ones before in the run were early or late as they came) */
+	int jump_run;
+	uint16_t jump_seq;
+	int64_t jump_off_us;
+	uint64_t rebases;
 };
+#define JITTER_JUMP_RUN 8
+#define JITTER_JUMP_US 1000000
+#define JITTER_JUMP_TOL_US 50000
 
 struct jitter *jitter_new(uint32_t delay_ms);
 void jitter_free(struct jitter *j);
@@ -343,8 +374,11 @@ int16_t *wav_read(const char *path, size_t *nsamples, int *rate, int *channels, 
     size_t errlen);
 int wav_compare_main(int argc, char **argv);
 long wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff);
+/* The segmental SNR (mean over 20 ms segments, each clamped to [-10, 60] dB) and the share
+ * of the reference's segments the output reproduces at WAV_INTACT_DB or better (%). */
+#define WAV_INTACT_DB 20.0
 double wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
-    int rate, long offset, size_t *nseg);
+    int rate, long offset, size_t *nseg, double *intact_pct);
 
 /* out.c: audio through libout123, and a reference file's clean decode */
 struct out123_struct;

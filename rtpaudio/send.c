@@ -165,8 +165,11 @@ send_adus(struct send *s)
 		for (i = 0; i < s->files[f]->nframes; i++, k++) {
 			n = fmt_3119_adu(e, s->fr[k].p, s->fr[k].len, s->adu + at, total - at);
 			if (n < 0) {
-				snprintf(s->err, sizeof(s->err), "--format 3119: frame %zu is not "
-				    "MPEG layer III", i);
+				struct mp3_frame hf;
+				snprintf(s->err, sizeof(s->err), "--format %s: frame %zu of file %d "
+				    "is MPEG layer %d, not layer III: its ADUs need layer III",
+				    s->format == FMT_FEC ? "fec" : "3119", i, f + 1,
+				    mp3_header_parse(s->fr[k].p, s->fr[k].len, &hf) > 0 ? hf.layer : 0);
 				free(e);
 				return -1;
 			}
@@ -964,6 +967,12 @@ send_main(int argc, char **argv)
 	if ((s.q = calloc(SEND_QUEUE, sizeof(*s.q))) == NULL ||
 	    (s.loop = ev_new(s.err, sizeof(s.err))) == NULL)
 		goto bad;
+	if (s.sdp != NULL && s.format == FMT_FEC) {
+		/* no RTP payload format describes poc-fec: an SDP would send players astray */
+		snprintf(s.err, sizeof(s.err), "--sdp: --format fec is poc-fec over plain UDP, not "
+		    "RTP; no SDP can describe it (use --format 2250 or 3119)");
+		goto bad;
+	}
 	if (s.sdp != NULL && send_sdp(&s) == -1)
 		goto bad;
 	if (strcmp(s.net.transport, "udp") == 0) {

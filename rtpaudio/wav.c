@@ -241,28 +241,39 @@ wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, lon
  * -60 dBFS) are left out, as is what lies outside the overlap. *nseg: segments counted. */
 double
 wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch, int rate,
-    long offset, size_t *nseg)
+    long offset, size_t *nseg, double *intact_pct)
 {
-	size_t seg = (size_t)(rate > 0 ? rate / 50 : 882), as, bs, ov, k, i, n = 0;
+	size_t seg = (size_t)(rate > 0 ? rate / 50 : 882), as, bs, ov, k, i, n = 0, all = 0,
+	    intact = 0;
 	double sum = 0, floor = 32768.0 * 1e-3;
 
 	as = offset < 0 ? (size_t)-offset : 0;
 	bs = offset > 0 ? (size_t)offset : 0;
 	ov = fref > as && fout > bs ? (fref - as < fout - bs ? fref - as : fout - bs) : 0;
-	for (k = 0; k + seg <= ov; k += seg) {
+	/* every segment of the reference after the offset: those past the played audio's end
+	 * count (not intact) for the intact share, not for the mean */
+	for (k = 0; as + k + seg <= fref; k += seg) {
 		double sig = 0, err = 0, snr;
 		for (i = (as + k) * (size_t)ch; i < (as + k + seg) * (size_t)ch; i++) {
-			double r = ref[i], d = r - out[i - as * (size_t)ch + bs * (size_t)ch];
+			double r = ref[i], d = k + seg <= ov ?
+			    r - out[i - as * (size_t)ch + bs * (size_t)ch] : r;
 			sig += r * r;
 			err += d * d;
 		}
 		if (sig / (double)(seg * (size_t)ch) < floor * floor)
 			continue;
 		snr = err > 0 ? 10 * log10(sig / err) : 60;
+		all++;
+		if (k + seg <= ov && snr >= WAV_INTACT_DB)
+			intact++;
+		if (k + seg > ov)
+			continue;
 		sum += snr < -10 ? -10 : snr > 60 ? 60 : snr;
 		n++;
 	}
 	*nseg = n;
+	if (intact_pct != NULL)
+		*intact_pct = all ? 100.0 * (double)intact / (double)all : 0;
 	return n ? sum / (double)n : 0;
 }
 

@@ -132,3 +132,16 @@ need() {
 		exit
 	done
 }
+
+# udp_base N: a base port B such that UDP ports B .. B+N-1 are free (usrsctp encapsulation
+# ports for a server and its clients), in $udp_base.
+udp_base() {
+	local try i
+	for try in $(seq 1 30); do
+		udp_base=$((30000 + (RANDOM % 1000) * 8))
+		for i in $(seq 0 $(($1 - 1))); do
+			ss -Huan "sport = :$((udp_base + i))" 2>/dev/null | grep -q . && continue 2
+		done
+		return 0
+	done
+}

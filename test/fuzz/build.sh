@@ -11,10 +11,10 @@ mkdir -p "$out"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
   -fno-sanitize-recover=undefined -Wall -Wextra -Wshadow -Werror
   -I$src/lib -I$src/rtpaudio -I$here"
-http="$src/lib/http_parse.c $src/lib/http_header.c $src/lib/http_range.c $src/lib/http_date.c
+http="$src/lib/http_parse.c $src/lib/http_header.c $src/lib/http_range.c $src/lib/http_cond.c $src/lib/http_date.c
   $src/lib/http_path.c $src/lib/http_chunked.c"
 audio="$src/rtpaudio/mp3.c $src/rtpaudio/rtp.c $src/rtpaudio/fmt_2250.c $src/rtpaudio/fmt_3119.c
-  $src/rtpaudio/fec.c $src/rtpaudio/fmt_fec.c $src/rtpaudio/jitter.c"
+  $src/rtpaudio/fec.c $src/rtpaudio/fmt_fec.c $src/rtpaudio/jitter.c $src/rtpaudio/rtcp.c"
 
 build() { # build NAME SOURCES...
 	name=$1
@@ -35,4 +35,5 @@ build() { # build NAME SOURCES...
 	build fuzz_rtp3119 $audio
 	build fuzz_fec $audio
 	build fuzz_adu $audio
+	build fuzz_rtcp $audio
 }

@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=$top_builddir/test/fuzz/bin
 
 if ! command -v "${FUZZ_CC:-clang}" >/dev/null; then
-	ok 1 "clang missing (apt-get install clang libclang-rt-14-dev): cannot build the harnesses"
+	ok 1 "clang missing (apt-get install clang libclang-rt-dev): cannot build the harnesses"
 	done_testing
 	exit
 fi

@@ -101,6 +101,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)http_if_modified_since(&req, &t);
 	if (http_request_range(&req, 1000, &rg) == HTTP_RANGE_OK)
 		FUZZ_CHECK(rg.first <= rg.last && rg.last < 1000);
+	{
+		static const char etag[] = "\"5e0d5da5-14\"";
+		const struct http_header *rf = http_header_find(h, req.num_headers, "Range", NULL);
+		struct http_range rs[4];
+		size_t nr = 0;
+		FUZZ_CHECK(http_preconditions(&req, etag, sizeof(etag) - 1, 1577934245) <=
+		    HTTP_COND_FAILED);
+		(void)http_if_range(&req, etag, sizeof(etag) - 1, 1577934245);
+		if (rf != NULL && http_ranges_parse(rf->value, rf->value_len, 1000, rs, 4, &nr) ==
+		    HTTP_RANGE_OK) {
+			FUZZ_CHECK(nr >= 1 && nr <= 4);
+			for (; nr > 0; nr--)
+				FUZZ_CHECK(rs[nr - 1].first <= rs[nr - 1].last && rs[nr - 1].last < 1000);
+		}
+	}
 	if (req.path != NULL) {
 		ssize_t pl = http_path_clean(req.path, req.path_len, path, sizeof(path));
 		if (pl >= 0) {

@@ -41,6 +41,7 @@ $CC -O1 -g -fsanitize=address,undefined -I"$src/rtpaudio" -I"$here" -o "$tmp/see
     "$src/rtpaudio/mp3.c" "$src/rtpaudio/rtp.c" "$src/rtpaudio/fmt_2250.c" \
     "$src/rtpaudio/fmt_3119.c" "$src/rtpaudio/fec.c" "$src/rtpaudio/fmt_fec.c" -lm
 "$tmp/seed" "$tmp/a.mp3" "$c"
+python3 "$here/seed-rtcp.py" "$c"
 for d in "$c"/*; do
 	echo "$(basename "$d"): $(ls "$d" | wc -l) files, $(cat "$d"/* | wc -c) bytes"
 done

@@ -32,7 +32,7 @@ field() { sed "s/.*\"$2\":\\([0-9.]*\\).*/\\1/" "$tmp/$1.json"; }
 poc_to_play() {
 	local dir=$1 f=$2 name=$3
 	port=$((port + 2))
-	"$R" play -f "$f" --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+	"$R" play -f "$f" --idle 1500 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"

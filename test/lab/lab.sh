@@ -226,7 +226,8 @@ lab_record() {
 		echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 		echo "topology: ${LAB_TOPO:-none}"
 		echo "parameters: $LAB_PARAMS"
-		echo "kernel: $(uname -r) ($(uname -m))"
+		echo "distribution: $(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-unknown}") (Debian $(cat /etc/debian_version 2>/dev/null || echo -))"
+		echo "kernel: $(uname -r) ($(uname -m)), $(uname -v)"
 		if [ "${SCTPAPPS_VM:-0}" = 1 ]; then
 			echo "machine: qemu VM (test/vm/run, TCG), $(nproc) vCPU, host $(cat /proc/sys/kernel/hostname)"
 		else
@@ -241,6 +242,8 @@ lab_record() {
 		echo "iperf3: $(iperf3 --version 2>&1 | head -1)"
 		echo "gnuplot: $(gnuplot --version 2>&1 | head -1)"
 		echo "qemu: $(lab_pkgver qemu-system-x86)"
+		echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -1)"
+		echo "libmpg123: $(lab_pkgver libmpg123-dev); nginx: $(lab_pkgver nginx)"
 		echo "git commit: $(git -C "$root" -c safe.directory='*' rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" -c safe.directory='*' diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
 		echo "QUICK: ${QUICK:-0}"
 	} >"$f"

@@ -465,10 +465,28 @@ test_req_version(void **state)
 {
 	(void)state;
 	req_bad(S("GET / HTTP/2.0\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
-	req_bad(S("GET / HTTP/1.2\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
 	req_bad(S("GET / HTTP/0.9\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
 	req_bad(S("GET / HTTP/3.0\r\nHost: a\r\n\r\n"), MAXH, 0, 0, HTTP_ERR_VERSION);
 	assert_int_equal(http_error_status(HTTP_ERR_VERSION), 505);
+}
+
+/* RFC 9110 §2.5: a higher minor version of 1.x is served as the highest we have, 1.1. */
+static void
+test_req_version_higher_minor(void **state)
+{
+	static const char *const v[] = { "GET / HTTP/1.2\r\nHost: a\r\n\r\n",
+	    "GET / HTTP/1.9\r\nHost: a\r\n\r\n" };
+	struct rq q;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		rq_parse(v[i], strlen(v[i]), MAXH, 0, 0, &q);
+		assert_int_equal(q.req.error, HTTP_ERR_NONE);
+		assert_int_equal(q.r, (int)strlen(v[i]));
+		assert_int_equal(q.req.minor_version, 1);
+		free(q.buf);
+	}
 }
 
 static void
@@ -1057,7 +1075,110 @@ test_host(void **state)
 	assert_int_equal(host_of("GET http://:80/ HTTP/1.1\r\nHost: real\r\n\r\n", NULL), -1);
 }
 
+/* Conditional requests */
+
+static enum http_cond
+cond_of(const char *head, const char *etag, time_t mtime)
+{
+	struct rq q;
+	enum http_cond c;
+
+	assert_true(feed_req(head, strlen(head), MAXH, 0, 0, &q) > 0);
+	c = http_preconditions(&q.req, etag, strlen(etag), mtime);
+	free(q.buf);
+	return c;
+}
+
+static int
+if_range_of(const char *head, const char *etag, time_t mtime)
+{
+	struct rq q;
+	int r;
+
+	assert_true(feed_req(head, strlen(head), MAXH, 0, 0, &q) > 0);
+	r = http_if_range(&q.req, etag, strlen(etag), mtime);
+	free(q.buf);
+	return r;
+}
+
+static void
+test_conditional(void **state)
+{
+	static const char e[] = "\"5e0d5da5-14\"";
+	const time_t t = 1577934245; /* Thu, 02 Jan 2020 03:04:05 GMT */
+	char buf[HTTP_ETAG_MAX];
+
+	(void)state;
+	assert_int_equal(http_etag_format(t, 20, buf, sizeof(buf)), strlen(e));
+	assert_string_equal(buf, e);
+	assert_int_equal(http_etag_format(t, 20, buf, 5), 0);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\n\r\n", e, t), HTTP_COND_OK);
+	/* If-None-Match: weak comparison, "*", lists, several fields; 412 for unsafe methods. */
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"5e0d5da5-14\"\r\n\r\n",
+	    e, t), HTTP_COND_NOT_MODIFIED);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-None-Match: W/\"5e0d5da5-14\"\r\n\r\n",
+	    e, t), HTTP_COND_NOT_MODIFIED);
+	assert_int_equal(cond_of("HEAD / HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n", e, t),
+	    HTTP_COND_NOT_MODIFIED);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"a\" , \"5e0d5da5-14\"\r\n\r\n",
+	    e, t), HTTP_COND_NOT_MODIFIED);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"a\"\r\n"
+	    "If-None-Match: \"5e0d5da5-14\"\r\n\r\n", e, t), HTTP_COND_NOT_MODIFIED);
+	assert_int_equal(cond_of("POST / HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n", e, t),
+	    HTTP_COND_FAILED);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"5e0d5da5\"\r\n\r\n",
+	    e, t), HTTP_COND_OK);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-None-Match: 5e0d5da5-14\r\n\r\n",
+	    e, t), HTTP_COND_OK);
+	/* If-None-Match present: If-Modified-Since is not looked at (RFC 9110 13.1.3). */
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"a\"\r\n"
+	    "If-Modified-Since: Fri, 01 Jan 2021 00:00:00 GMT\r\n\r\n", e, t), HTTP_COND_OK);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\n"
+	    "If-Modified-Since: Fri, 01 Jan 2021 00:00:00 GMT\r\n\r\n", e, t),
+	    HTTP_COND_NOT_MODIFIED);
+	/* If-Match: strong; If-Unmodified-Since only without it. */
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-Match: W/\"5e0d5da5-14\"\r\n\r\n",
+	    e, t), HTTP_COND_FAILED);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-Match: \"5e0d5da5-14\"\r\n"
+	    "If-Unmodified-Since: Wed, 01 Jan 2020 00:00:00 GMT\r\n\r\n", e, t), HTTP_COND_OK);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\n"
+	    "If-Unmodified-Since: Wed, 01 Jan 2020 00:00:00 GMT\r\n\r\n", e, t), HTTP_COND_FAILED);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\n"
+	    "If-Unmodified-Since: Thu, 02 Jan 2020 03:04:05 GMT\r\n\r\n", e, t), HTTP_COND_OK);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-Unmodified-Since: soon\r\n\r\n",
+	    e, t), HTTP_COND_OK);
+	/* If-Range: our strong ETag or exactly our date. */
+	assert_int_equal(if_range_of("GET / HTTP/1.1\r\nHost: a\r\n\r\n", e, t), 1);
+	assert_int_equal(if_range_of("GET / HTTP/1.1\r\nHost: a\r\nIf-Range: \"5e0d5da5-14\"\r\n\r\n",
+	    e, t), 1);
+	assert_int_equal(if_range_of("GET / HTTP/1.1\r\nHost: a\r\nIf-Range: W/\"5e0d5da5-14\"\r\n\r\n",
+	    e, t), 0);
+	assert_int_equal(if_range_of("GET / HTTP/1.1\r\nHost: a\r\n"
+	    "If-Range: Thu, 02 Jan 2020 03:04:05 GMT\r\n\r\n", e, t), 1);
+	assert_int_equal(if_range_of("GET / HTTP/1.1\r\nHost: a\r\n"
+	    "If-Range: Thu, 02 Jan 2020 03:04:06 GMT\r\n\r\n", e, t), 0);
+}
+
 /* Range */
+
+static void
+test_ranges_multi(void **state)
+{
+	struct http_range r[4];
+	size_t n;
+	static const char v[] = "bytes=0-1, 5-6,-2,100-";
+
+	(void)state;
+	assert_int_equal(http_ranges_parse(v, strlen(v), 20, r, 4, &n), HTTP_RANGE_OK);
+	assert_int_equal(n, 3); /* 100- is unsatisfiable and left out */
+	assert_true(r[0].first == 0 && r[0].last == 1 && r[1].first == 5 && r[1].last == 6 &&
+	    r[2].first == 18 && r[2].last == 19);
+	assert_int_equal(http_ranges_parse(v, strlen(v), 20, r, 3, &n), HTTP_RANGE_MULTI);
+	assert_int_equal(http_ranges_parse("bytes=30-,40-", 13, 20, r, 4, &n),
+	    HTTP_RANGE_UNSATISFIABLE);
+	assert_int_equal(http_ranges_parse("bytes=1-0,2-3", 13, 20, r, 4, &n), HTTP_RANGE_IGNORE);
+	assert_int_equal(http_ranges_parse("items=1-2", 9, 20, r, 4, &n), HTTP_RANGE_IGNORE);
+}
 
 static void
 range_ok(const char *v, uint64_t size, uint64_t first, uint64_t last)
@@ -1088,6 +1209,9 @@ test_range(void **state)
 	range_ok("bytes=-2000", 1000, 0, 999);
 	range_ok("bytes=0-5000", 1000, 0, 999);
 	range_ok("bytes=999-999", 1000, 999, 999);
+	/* the last byte position at the edge: size - 1 kept, size clamped to size - 1 */
+	range_ok("bytes=0-999", 1000, 0, 999);
+	range_ok("bytes=0-1000", 1000, 0, 999);
 	range_ok("bytes=0-0", 1, 0, 0);
 	range_ok("Bytes=1-2", 1000, 1, 2);
 	range_ok("bytes= 1-2 ,", 1000, 1, 2);
@@ -1637,6 +1761,57 @@ test_chunked_errors(void **state)
 	chunk_case(big, n, C_ERROR, "", 0, "", 0);
 	memset(big, '0', n);
 	chunk_case(big, n, C_ERROR, "", 0, "", 0);
+	/* At the bound: a size line of exactly HTTP_CHUNK_LINE_MAX bytes (its CRLF included)
+	 * is taken, one byte more is refused. */
+	for (n = HTTP_CHUNK_LINE_MAX; n <= HTTP_CHUNK_LINE_MAX + 1; n++) {
+		static const char tail[] = "\r\nhello\r\n0\r\n\r\n";
+		memcpy(big, "5;", 2);
+		memset(big + 2, 'x', n - 4);
+		memcpy(big + n - 2, tail, sizeof(tail) - 1);
+		if (n == HTTP_CHUNK_LINE_MAX)
+			chunk_case(big, n + sizeof(tail) - 3, C_DONE, "hello", 5, "", 0);
+		else
+			chunk_case(big, n + sizeof(tail) - 3, C_ERROR, "", 0, "", 0);
+	}
+}
+
+/* The size line's limit counts its bytes, extensions included, not its line end: exactly
+ * HTTP_CHUNK_LINE_MAX passes (CRLF or bare LF), one more is refused. */
+static void
+chunk_line_case(size_t linelen, const char *eol, int status)
+{
+	static char m[HTTP_CHUNK_LINE_MAX + 64];
+	size_t n = 0;
+
+	memcpy(m, "2;", 2);
+	memset(m + 2, 'x', linelen - 2);
+	n = linelen;
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	memcpy(m + n, "ab", 2);
+	n += 2;
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	memcpy(m + n, "0", 1);
+	n += 1;
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	memcpy(m + n, eol, strlen(eol));
+	n += strlen(eol);
+	if (status == C_DONE)
+		chunk_case(m, n, C_DONE, "ab", 2, "", 0);
+	else
+		chunk_case(m, n, C_ERROR, "", 0, "", 0);
+}
+
+static void
+test_chunked_line_limit(void **state)
+{
+	(void)state;
+	chunk_line_case(HTTP_CHUNK_LINE_MAX, "\r\n", C_DONE);
+	chunk_line_case(HTTP_CHUNK_LINE_MAX + 1, "\r\n", C_ERROR);
+	chunk_line_case(HTTP_CHUNK_LINE_MAX, "\n", C_DONE);
+	chunk_line_case(HTTP_CHUNK_LINE_MAX + 1, "\n", C_ERROR);
 }
 
 static void
@@ -1701,6 +1876,9 @@ main(void)
 		cmocka_unit_test(test_req_malformed_line),
 		cmocka_unit_test(test_req_malformed_headers),
 		cmocka_unit_test(test_req_version),
+		cmocka_unit_test(test_conditional),
+		cmocka_unit_test(test_ranges_multi),
+		cmocka_unit_test(test_req_version_higher_minor),
 		cmocka_unit_test(test_req_line_too_long),
 		cmocka_unit_test(test_req_head_too_large),
 		cmocka_unit_test(test_req_too_many_headers),
@@ -1724,6 +1902,7 @@ main(void)
 		cmocka_unit_test(test_chunked),
 		cmocka_unit_test(test_chunked_ext_trailers),
 		cmocka_unit_test(test_chunked_errors),
+		cmocka_unit_test(test_chunked_line_limit),
 		cmocka_unit_test(test_chunked_limits_and_reuse),
 		cmocka_unit_test(test_chunked_mutations),
 	};

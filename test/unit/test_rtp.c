@@ -201,6 +201,79 @@ test_rtcp_rx(void **state)
 	assert_true(rtcp_rx_jitter_ms(&r) > 0.85 && rtcp_rx_jitter_ms(&r) < 1.1);
 }
 
+/* RFC 3550 A.1 source validation, at its exact boundaries */
+static void
+test_rtcp_seq(void **state)
+{
+	struct rtcp_rx r;
+	uint64_t t = 1000000;
+	int i;
+
+	(void)state;
+	/* probation: exactly RTCP_MIN_SEQUENTIAL (2) packets in sequence */
+	assert_int_equal(RTCP_MIN_SEQUENTIAL, 2);
+	rtcp_rx_init(&r, 90000);
+	assert_int_equal(rtcp_rx_packet(&r, 100, 0, t), RTCP_SEQ_PROBATION);
+	assert_int_equal(rtcp_rx_span(&r), 0);
+	assert_int_equal(rtcp_rx_packet(&r, 101, 0, t), RTCP_SEQ_VALIDATED);
+	assert_int_equal(r.received, 2);
+	assert_int_equal(rtcp_rx_span(&r), 2);
+	/* a stray packet before the stream does not capture it */
+	rtcp_rx_init(&r, 90000);
+	assert_int_equal(rtcp_rx_packet(&r, 20100, 0, t), RTCP_SEQ_PROBATION);
+	assert_int_equal(rtcp_rx_packet(&r, 100, 0, t), RTCP_SEQ_PROBATION_AGAIN);
+	assert_int_equal(rtcp_rx_packet(&r, 102, 0, t), RTCP_SEQ_PROBATION_AGAIN);
+	assert_int_equal(rtcp_rx_packet(&r, 103, 0, t), RTCP_SEQ_VALIDATED);
+	assert_int_equal(rtcp_rx_span(&r), 2);
+	/* validated across the wrap: 65535 then 0 */
+	rtcp_rx_init(&r, 90000);
+	assert_int_equal(rtcp_rx_packet(&r, 65535, 0, t), RTCP_SEQ_PROBATION);
+	assert_int_equal(rtcp_rx_packet(&r, 0, 0, t), RTCP_SEQ_VALIDATED);
+	assert_int_equal(rtcp_rx_span(&r), 2);
+	assert_int_equal(rtcp_rx_packet(&r, 1, 0, t), RTCP_SEQ_OK);
+	assert_int_equal(rtcp_rx_span(&r), 3);
+	/* MAX_DROPOUT: a step of 2999 is a loss, 3000 a jump */
+	assert_int_equal(RTCP_MAX_DROPOUT, 3000);
+	assert_int_equal(rtcp_rx_packet(&r, 1 + 2999, 0, t), RTCP_SEQ_OK);
+	assert_int_equal(rtcp_rx_span(&r), 3002);
+	assert_int_equal(rtcp_rx_packet(&r, 3000 + 3000, 0, t), RTCP_SEQ_JUMP);
+	assert_int_equal(rtcp_rx_span(&r), 3002);
+	/* a jump not followed is nothing; the stream goes on */
+	assert_int_equal(rtcp_rx_packet(&r, 3001, 0, t), RTCP_SEQ_OK);
+	/* MAX_MISORDER: 100 back is a reordered packet, 101 back a jump */
+	assert_int_equal(RTCP_MAX_MISORDER, 100);
+	assert_int_equal(rtcp_rx_packet(&r, 3001 - 99, 0, t), RTCP_SEQ_OK);
+	assert_int_equal(rtcp_rx_packet(&r, 3001 - 100, 0, t), RTCP_SEQ_JUMP);
+	assert_int_equal(rtcp_rx_span(&r), 3003);
+	/* a jump followed by the next packet in sequence restarts there: both count */
+	assert_int_equal(rtcp_rx_packet(&r, 33001, 0, t), RTCP_SEQ_JUMP);
+	assert_int_equal(rtcp_rx_packet(&r, 33002, 0, t), RTCP_SEQ_RESTART);
+	assert_int_equal(r.restarts, 1);
+	assert_int_equal(r.received, 2);
+	assert_int_equal(rtcp_rx_span(&r), 3003 + 2);
+	for (i = 3; i < 10; i++)
+		assert_int_equal(rtcp_rx_packet(&r, (uint16_t)(33000 + i), 0, t), RTCP_SEQ_OK);
+	assert_int_equal(rtcp_rx_span(&r), 3003 + 9);
+}
+
+/* Two packets' timestamps 2^31 apart in one arrival tick: the transit difference is
+ * INT32_MIN, whose abs() is undefined (it was; the jitter went negative). */
+static void
+test_rtcp_jitter_extreme(void **state)
+{
+	struct rtcp_rx r;
+
+	(void)state;
+	rtcp_rx_init(&r, 90000);
+	assert_int_equal(rtcp_rx_packet(&r, 1, 0, 1000000), RTCP_SEQ_PROBATION);
+	assert_int_equal(rtcp_rx_packet(&r, 2, 0, 1000000), RTCP_SEQ_VALIDATED);
+	assert_int_equal(rtcp_rx_packet(&r, 3, 0x80000000u, 1000000), RTCP_SEQ_OK);
+	assert_true(r.jitter == 2147483648.0 / 16);
+	assert_true(rtcp_rx_jitter_ms(&r) > 0);
+	assert_int_equal(rtcp_rx_packet(&r, 4, 0, 1000000), RTCP_SEQ_OK);
+	assert_true(r.jitter > 2147483648.0 / 16);
+}
+
 /* Packetize all frames with payload space `space`, depacketize in order dropping packet
  * `drop` (-1: none); returns packets made. */
 static int
@@ -306,6 +379,17 @@ test_2250_fragments(void **state)
 	assert_int_equal(fmt_2250_depack(&d, pkt, len, 2, 101, sink_cb, &s), 0);
 	assert_int_equal(s.n, 0);
 	assert_true(d.fragments_dropped > 0);
+	/* in sequence, same timestamp, but its offset is not where the frame stands: dropped */
+	fmt_2250_depack_init(&d);
+	off = 0;
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	assert_int_equal(fmt_2250_depack(&d, pkt, len, 10, 200, sink_cb, &s), 0);
+	len = fmt_2250_pack(&fr[0], NFR, &off, pkt, 300, &used);
+	pkt[3] ^= 1;
+	assert_int_equal(d.fragments_dropped, 0);
+	fmt_2250_depack(&d, pkt, len, 11, 200, sink_cb, &s);
+	assert_true(d.fragments_dropped > 0);
+	assert_int_equal(s.n, 0);
 	assert_int_equal(fmt_2250_pack(&fr[0], NFR, &off, pkt, FMT_2250_HDR, &used), 0);
 }
 
@@ -417,6 +501,40 @@ test_jitter(void **state)
 	jitter_free(NULL);
 }
 
+/* The window's edge: next + SLOTS - 1 is kept, next + SLOTS (the slot of next, being played)
+ * is refused; neither disturbs the packet in its turn. */
+static void
+test_jitter_window(void **state)
+{
+	struct jitter *j = jitter_new(100);
+	const struct jitter_pkt *k;
+	uint64_t next;
+	uint8_t a[4] = { 1, 2, 3, 4 }, b[4] = { 9, 9, 9, 9 };
+	uint16_t first = 65000, edge = (uint16_t)(first + JITTER_SLOTS - 1);
+
+	(void)state;
+	assert_non_null(j);
+	assert_int_equal(jitter_put(j, first, 0, a, 4, 1000000), 0);
+	assert_int_equal(jitter_put(j, edge, 1800u * (JITTER_SLOTS - 1), b, 4, 1000000), 0);
+	assert_int_equal(jitter_put(j, (uint16_t)(edge + 1), 1800u * JITTER_SLOTS, b, 4, 1000000),
+	    1);
+	assert_int_equal(j->too_big, 1);
+	assert_int_equal(j->received, 2);
+	k = jitter_get(j, 1100000, 0, &next);
+	assert_non_null(k);
+	assert_int_equal(k->seq, first);
+	assert_int_equal(k->len, 4);
+	assert_memory_equal(k->data, a, 4);
+	jitter_release(j);
+	/* one step on, the edge moves by one */
+	assert_int_equal(jitter_put(j, (uint16_t)(edge + 1), 1800u * JITTER_SLOTS, b, 4, 1100000),
+	    0);
+	assert_int_equal(jitter_put(j, (uint16_t)(edge + 2), 1800u * (JITTER_SLOTS + 1), b, 4,
+	    1100000), 1);
+	assert_int_equal(j->too_big, 2);
+	jitter_free(j);
+}
+
 static void
 fuzz_cb(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
 {
@@ -483,10 +601,13 @@ main(void)
 		cmocka_unit_test(test_rtp_header),
 		cmocka_unit_test(test_rtcp),
 		cmocka_unit_test(test_rtcp_rx),
+		cmocka_unit_test(test_rtcp_seq),
+		cmocka_unit_test(test_rtcp_jitter_extreme),
 		cmocka_unit_test(test_2250_whole),
 		cmocka_unit_test(test_2250_fragments),
 		cmocka_unit_test(test_2250_malformed),
 		cmocka_unit_test(test_jitter),
+		cmocka_unit_test(test_jitter_window),
 		cmocka_unit_test(test_fuzz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

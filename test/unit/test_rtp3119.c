@@ -127,6 +127,15 @@ test_3119_adus(void **state)
 	assert_true(mdb[5] > 0);
 	assert_int_equal(fmt_3119_adu(&e, frames[5], flen[5], adu, sizeof(adu)), HS);
 	assert_int_equal(e.dummies, 1);
+	/* the back-pointer's edge: a reservoir one byte short makes a dummy, a whole one not */
+	fmt_3119_enc_init(&e);
+	e.reslen = (size_t)mdb[5] - 1;
+	assert_int_equal(fmt_3119_adu(&e, frames[5], flen[5], adu, sizeof(adu)), HS);
+	assert_int_equal(e.dummies, 1);
+	fmt_3119_enc_init(&e);
+	e.reslen = (size_t)mdb[5];
+	assert_int_equal(fmt_3119_adu(&e, frames[5], flen[5], adu, sizeof(adu)), HS + (int)mdlen[5]);
+	assert_int_equal(e.dummies, 0);
 	assert_int_equal(fmt_3119_adu(&e, frames[5], flen[5], adu, 10), -1);
 	assert_int_equal(fmt_3119_adu(&e, frames[5], flen[5] - 1, adu, sizeof(adu)), -1);
 	frames[0][1] = 0xfd; /* layer II */
@@ -152,6 +161,32 @@ test_3119_desc(void **state)
 	assert_int_equal(cont, 1);
 	assert_int_equal(size, 0x102);
 	assert_int_equal(fmt_3119_desc_parse(p, 0, &cont, &size), -2);
+}
+
+/* The descriptor's one-byte form holds sizes up to 63: an ADU of 64 needs the two-byte one. */
+static void
+test_3119_desc_edge(void **state)
+{
+	static const size_t sizes[] = { 63, 64 };
+	uint8_t adu[64], pkt[200];
+	struct fmt_frame a;
+	size_t i, off, used, len, size;
+	int cont;
+
+	(void)state;
+	memset(adu, 0x55, sizeof(adu));
+	for (i = 0; i < 2; i++) {
+		a.p = adu;
+		a.len = sizes[i];
+		a.ts = 0;
+		off = 0;
+		len = fmt_3119_pack(&a, 1, &off, pkt, sizeof(pkt), &used);
+		assert_int_equal(used, 1);
+		assert_int_equal(len, sizes[i] + 1 + i);
+		assert_int_equal(fmt_3119_desc_parse(pkt, len, &cont, &size), (int)(1 + i));
+		assert_int_equal(cont, 0);
+		assert_int_equal(size, sizes[i]);
+	}
 }
 
 /* every frame of the encoder's ADUs, in order */
@@ -647,6 +682,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_3119_adus),
 		cmocka_unit_test(test_3119_desc),
+		cmocka_unit_test(test_3119_desc_edge),
 		cmocka_unit_test(test_3119_exact),
 		cmocka_unit_test(test_3119_loss),
 		cmocka_unit_test(test_3119_poc),

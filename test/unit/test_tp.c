@@ -36,6 +36,8 @@ static struct tp_listener *srv;
 static struct echo *echoes[64];
 static int nechoes;
 static int close_after_first; /* server drops the connection on its first message */
+static int stall_server;      /* server accepts but never reads */
+static int frame_hdr;         /* framed types: the length prefix both sides use (0: default) */
 static char last_local[64];    /* where the last server listened */
 
 static void echo_ev(struct tp_conn *c, unsigned events, void *arg);
@@ -81,6 +83,10 @@ echo_ev(struct tp_conn *c, unsigned events, void *arg)
 
 	(void)events;
 	(void)c;
+	if (stall_server) {
+		tp_rewatch(c, 0);
+		return;
+	}
 	if (e->outlen > 0) {
 		rc = echo_flush(e);
 		if (rc == TP_ERROR)
@@ -158,6 +164,8 @@ srv_start(uint16_t streams)
 	opts_init(&o);
 	o.streams = streams;
 	o.sndbuf = o.rcvbuf = 4 * BIG;
+	if (frame_hdr)
+		o.frame_hdr = frame_hdr;
 	srv = tp_listen(type_name, listen_addr, &o, err, sizeof(err));
 	if (srv == NULL) {
 		print_error("listen: %s\n", err);
@@ -176,6 +184,8 @@ srv_stop(void)
 	tp_listener_free(srv);
 	srv = NULL;
 	close_after_first = 0;
+	stall_server = 0;
+	frame_hdr = 0;
 }
 
 /* The client side runs in the same loop as the server, one step at a time. */
@@ -207,6 +217,8 @@ client_open(uint16_t streams, char *err, size_t errlen)
 	opts_init(&o);
 	o.streams = streams;
 	o.sndbuf = o.rcvbuf = 4 * BIG;
+	if (frame_hdr)
+		o.frame_hdr = frame_hdr;
 	if ((c = tp_connect(type_name, srv ? srv->local : last_local, &o, err, errlen)) == NULL)
 		return NULL;
 	tp_watch(c, loop, EV_WRITE, client_ev, NULL);
@@ -499,23 +511,34 @@ test_fewer_streams(void **state)
 	tp_conn_free(c);
 }
 
+/* A connection whose peer (the server) drops it on the first message, which is sent. */
+static struct tp_conn *
+client_to_gone_peer(unsigned char *tx, size_t len, unsigned seed)
+{
+	struct tp_msginfo mi = { 0 };
+	char err[TP_ERRLEN];
+	struct tp_conn *c;
+
+	close_after_first = 1;
+	if ((c = client_open(10, err, sizeof(err))) == NULL)
+		fail_msg("connect: %s", err);
+	fill(tx, len, seed);
+	client_send(c, tx, len, &mi);
+	return c;
+}
+
 /* The peer goes away mid-transfer: recv says so (EOF or error), never hangs or crashes. */
 static void
 test_peer_gone(void **state)
 {
 	unsigned char tx[1000];
 	struct tp_msginfo mi = { 0 };
-	char err[TP_ERRLEN];
 	struct tp_conn *c;
 	uint64_t end = ev_clock_us() + 30000000;
 	int rc = TP_RETRY;
 
 	(void)state;
-	close_after_first = 1;
-	if ((c = client_open(10, err, sizeof(err))) == NULL)
-		fail_msg("connect: %s", err);
-	fill(tx, sizeof(tx), 5);
-	client_send(c, tx, sizeof(tx), &mi);
+	c = client_to_gone_peer(tx, sizeof(tx), 5);
 	while (ev_clock_us() < end) {
 		unsigned char rx[100];
 		size_t got;
@@ -526,6 +549,166 @@ test_peer_gone(void **state)
 	}
 	assert_true(rc == TP_EOF || rc == TP_ERROR);
 	tp_conn_free(c);
+}
+
+/* tp_send after the peer is gone: TP_ERROR with a reason, never TP_RETRY for ever. */
+static void
+test_send_peer_gone(void **state)
+{
+	unsigned char tx[1000];
+	struct tp_msginfo mi = { 0 };
+	struct tp_conn *c;
+	uint64_t end = ev_clock_us() + 10000000;
+	int rc = TP_RETRY, sends = 0;
+
+	(void)state;
+	c = client_to_gone_peer(tx, sizeof(tx), 6);
+	while (ev_clock_us() < end) {
+		size_t sent = 0;
+		rc = tp_send(c, tx, sizeof(tx), &mi, &sent);
+		if (rc == TP_ERROR)
+			break;
+		assert_true(rc == TP_OK || rc == TP_RETRY);
+		sends += rc == TP_OK;
+		step();
+	}
+	print_message("# send after the peer left: %d taken, then: %s\n", sends, c->err);
+	assert_int_equal(rc, TP_ERROR);
+	assert_true(strlen(c->err) > 0);
+	tp_conn_free(c);
+}
+
+static int
+type_is_framed(void)
+{
+	return strcmp(type_name, "tcpm") == 0 || strcmp(type_name, "unixm") == 0;
+}
+
+/* RFC 4571's 2-byte prefix: 65535 bytes go through whole, 65536 are a clear error (not a
+ * length of 0 that puts the stream out of step), and the stream goes on after it. */
+static void
+test_frame_limit(void **state)
+{
+	static const size_t sizes[] = { 65535, 1, 65534 };
+	unsigned char *tx = malloc(65537), *rx = malloc(2 * BIG);
+	struct tp_msginfo mi = { 0 }, got;
+	char err[TP_ERRLEN];
+	struct tp_conn *c;
+	size_t i, sent = 1;
+	int pieces;
+
+	(void)state;
+	if (!type_is_framed()) {
+		free(tx);
+		free(rx);
+		return;
+	}
+	assert_true(tx && rx);
+	srv_stop();
+	frame_hdr = 2;
+	assert_int_equal(srv_start(10), 0);
+	if ((c = client_open(10, err, sizeof(err))) == NULL)
+		fail_msg("connect: %s", err);
+	fill(tx, 65537, 11);
+	assert_int_equal(tp_send(c, tx, 65536, &mi, &sent), TP_ERROR);
+	assert_int_equal(sent, 0);
+	assert_non_null(strstr(c->err, "exceeds the 2-byte length prefix"));
+	assert_int_equal(tp_send(c, tx, 65537, &mi, &sent), TP_ERROR);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		client_send(c, tx, sizes[i], &mi);
+		assert_int_equal(client_recv(c, rx, 2 * BIG, sizes[i], &got, &pieces), sizes[i]);
+		assert_memory_equal(tx, rx, sizes[i]);
+	}
+	tp_conn_free(c);
+	free(tx);
+	free(rx);
+}
+
+/* The framing layer queues what the socket did not take; when the peer goes away with that
+ * queue not empty, the flush's error reaches the next tp_send as TP_ERROR. */
+static void
+test_frame_flush_error(void **state)
+{
+	unsigned char *tx = malloc(BIG);
+	struct tp_msginfo mi = { 0 };
+	char err[TP_ERRLEN];
+	struct tp_conn *c;
+	uint64_t end = ev_clock_us() + 10000000;
+	size_t sent;
+	int rc = TP_OK, n = 0;
+
+	(void)state;
+	if (!type_is_framed()) {
+		free(tx);
+		return;
+	}
+	assert_non_null(tx);
+	stall_server = 1;
+	if ((c = client_open(10, err, sizeof(err))) == NULL)
+		fail_msg("connect: %s", err);
+	fill(tx, BIG, 12);
+	/* Whole messages are taken until the socket is full and the rest of one waits. */
+	while ((rc = tp_send(c, tx, BIG, &mi, &sent)) == TP_OK && n < 200) {
+		n++;
+		step();
+	}
+	assert_int_equal(rc, TP_RETRY);
+	assert_true(n > 0 && nechoes == 1);
+	echo_free(echoes[0]); /* unread data: the peer resets */
+	while (ev_clock_us() < end) {
+		rc = tp_send(c, tx, 10, &mi, &sent);
+		if (rc == TP_ERROR)
+			break;
+		step();
+	}
+	print_message("# %d messages taken, then: %s\n", n, c->err);
+	assert_int_equal(rc, TP_ERROR);
+	assert_non_null(strstr(c->err, "send"));
+	tp_conn_free(c);
+	free(tx);
+}
+
+/* Messages taken while the socket was full wait in the framing layer's queue: once the peer
+ * reads again they arrive whole, in order, byte for byte. */
+static void
+test_frame_backpressure(void **state)
+{
+	unsigned char *tx = malloc(BIG), *rx = malloc(2 * BIG);
+	struct tp_msginfo mi = { 0 }, got;
+	char err[TP_ERRLEN];
+	struct tp_conn *c;
+	size_t sent;
+	int rc, n = 0, i, pieces;
+
+	(void)state;
+	if (!type_is_framed()) {
+		free(tx);
+		free(rx);
+		return;
+	}
+	assert_true(tx && rx);
+	stall_server = 1;
+	if ((c = client_open(10, err, sizeof(err))) == NULL)
+		fail_msg("connect: %s", err);
+	do {
+		fill(tx, BIG, 20u + (unsigned)n);
+		if ((rc = tp_send(c, tx, BIG, &mi, &sent)) == TP_OK)
+			n++;
+		step();
+	} while (rc == TP_OK && n < 200);
+	assert_int_equal(rc, TP_RETRY);
+	assert_true(n > 1 && nechoes == 1);
+	stall_server = 0;
+	assert_int_equal(tp_watch(echoes[0]->c, loop, EV_READ, echo_ev, echoes[0]), TP_OK);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(client_recv(c, rx, 2 * BIG, BIG, &got, &pieces), BIG);
+		fill(tx, BIG, 20u + (unsigned)i);
+		assert_memory_equal(tx, rx, BIG);
+	}
+	print_message("# %d messages queued behind a full socket, all back intact\n", n);
+	tp_conn_free(c);
+	free(tx);
+	free(rx);
 }
 
 static void
@@ -599,6 +782,10 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_prsctp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fewer_streams, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_gone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_send_peer_gone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_flush_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_backpressure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_in_use, setup, teardown),
 		cmocka_unit_test(test_bad_input),
