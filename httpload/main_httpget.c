@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ev.h"
@@ -20,6 +21,8 @@ static const char usage[] =
 "  -s, --silent     no progress bar\n"
 "  -m, --timeout S  give up after S seconds without progress (default 30)\n"
 "  -v, --verbose    say what happens on stderr\n"
+"  --json           at the end, one JSON line on stderr: bytes, and the transfer time from\n"
+"                   the first request byte to the last body byte (not process lifetime)\n"
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N      SCTP streams to ask for (default: one per URL)\n"
 "  --udp-encaps-port N   usrsctp: local UDP port; --udp-port N: the server's\n"
@@ -43,7 +46,8 @@ struct get_item {
 
 static struct {
 	struct get_item *it;
-	int n, next, include, head, fail, silent, verbose, rc, tty;
+	int n, next, include, head, fail, silent, verbose, json, rc, tty;
+	uint64_t t_first, t_last, t_last_epoch; /* request's first byte, last body byte (us) */
 	struct ev_loop *loop;
 	uint64_t total_bytes, total_length, last_bar;
 	const char *outdir;
@@ -78,6 +82,28 @@ get_progress(int final)
 	fprintf(stderr, "] %3d%% %.1f MB", pct, (double)g.total_bytes / 1e6);
 	if (final)
 		fputc('\n', stderr);
+}
+
+/* The time of the latest body byte (and of a head, for HEAD and empty bodies). */
+static void
+get_mark_last(void)
+{
+	struct timespec ts;
+
+	g.t_last = ev_clock_us();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	g.t_last_epoch = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void
+get_json(void)
+{
+	double secs = g.t_last > g.t_first ? (double)(g.t_last - g.t_first) / 1e6 : 0;
+
+	fprintf(stderr, "{\"urls\": %d, \"bytes\": %llu, \"transfer_s\": %.6f, "
+	    "\"bytes_per_s\": %.0f, \"last_byte_epoch_s\": %.6f, \"exit\": %d}\n", g.n,
+	    (unsigned long long)g.total_bytes, secs, secs > 0 ? (double)g.total_bytes / secs : 0,
+	    (double)g.t_last_epoch / 1e6, g.rc);
 }
 
 static void
@@ -125,6 +151,8 @@ get_fill(struct sess *s)
 
 	while (g.next < g.n && sess_slots(s) > 0) {
 		it = &g.it[g.next];
+		if (g.t_first == 0)
+			g.t_first = ev_clock_us();
 		if ((k = sess_issue(s, it->req, it->req_len, g.head, 0)) == NULL)
 			break;
 		k->arg = it;
@@ -159,6 +187,7 @@ get_head(struct sess *s, struct sess_call *k, const char *raw, size_t len,
 	it->length = k->content_length;
 	if (k->content_length > 0)
 		g.total_length += (uint64_t)k->content_length;
+	get_mark_last();
 	if (g.include || g.head)
 		get_write(it, raw, len);
 }
@@ -172,6 +201,7 @@ get_body(struct sess *s, struct sess_call *k, const char *p, size_t n, void *arg
 	(void)arg;
 	it->bytes += n;
 	g.total_bytes += n;
+	get_mark_last();
 	get_write(it, p, n);
 	get_progress(0);
 }
@@ -250,12 +280,13 @@ get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
 int
 main(int argc, char **argv)
 {
-	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_PPID0 };
+	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_PPID0, O_JSON };
 	static const struct option lopts[] = {
 		{ "fail", no_argument, NULL, 'f' },
 		{ "silent", no_argument, NULL, 's' },
 		{ "timeout", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, O_JSON },
 		{ "include", no_argument, NULL, 'i' },
 		{ "head", no_argument, NULL, 'I' },
 		{ "output", required_argument, NULL, 'o' },
@@ -300,6 +331,7 @@ main(int argc, char **argv)
 				get_die(2, "bad timeout '%s'", optarg);
 			break;
 		case 'v': g.verbose = 1; break;
+		case O_JSON: g.json = 1; break;
 		case O_PROTO: so.proto = optarg; break;
 		case O_PPID0: so.accept_ppid0 = 1; break;
 		case O_STREAMS:
@@ -402,5 +434,7 @@ main(int argc, char **argv)
 		get_set_rc(23);
 	free(g.it);
 	ev_free(g.loop);
+	if (g.json)
+		get_json();
 	return g.rc;
 }

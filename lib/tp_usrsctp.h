@@ -16,4 +16,12 @@ int tp_usrsctp_wake_new(struct socket *so, int *efd, uintptr_t *id, char *err, s
 void tp_usrsctp_wake_free(struct socket *so, int efd, uintptr_t id);
 void tp_usrsctp_drain(uintptr_t id, int efd);
 
+
+/* tp_usrsctp_udp.c */
+void tp_usrsctp_udp_setup(uint16_t port);
+
+/* tp_usrsctp_linger.c */
+void tp_usrsctp_linger_close(struct socket *so);
+int tp_usrsctp_linger_finish(int ms);
+
 #endif

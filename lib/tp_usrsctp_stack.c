@@ -172,7 +172,7 @@ tp_usrsctp_wake_free(struct socket *so, int efd, uintptr_t id)
 	if (so != NULL) {
 		/* The upcall function stays: usrsctp tests and calls it without a lock. */
 		usrsctp_set_upcall(so, tp_usrsctp_upcall, NULL);
-		usrsctp_close(so);
+		tp_usrsctp_linger_close(so);
 	}
 	tp_usrsctp_reg_del(id);
 	if (efd != -1)
@@ -242,21 +242,23 @@ tp_usrsctp_init(uint16_t port)
 		syscall(SYS_capset, &h, saved);
 }
 
-/* Closed associations still shut down gracefully in the stack's threads: let them finish. */
+/*
+ * At exit, with every socket of ours closed: the associations closed while alive finish their
+ * SHUTDOWN exchange (tp_usrsctp_linger.c, 3 s at most), and the process ends without
+ * usrsctp_finish, which would wait for the stack's socket list to empty at its next kill timer
+ * (20-30 ms) and join its threads at their 100 ms receive timeout and 10 ms tick. Nothing is
+ * left to send by then; a process with sockets still open ends as it is (a server).
+ */
 static void
 tp_usrsctp_atexit(void)
 {
 	size_t open;
-	int i;
 
 	pthread_mutex_lock(&tp_usrsctp_mu);
 	open = tp_usrsctp_nused;
 	pthread_mutex_unlock(&tp_usrsctp_mu);
-	for (i = 0; i < 60; i++) {
-		if (usrsctp_finish() == 0 || open > 0)
-			return;
-		usleep(50000);
-	}
+	if (open == 0)
+		tp_usrsctp_linger_finish(3000);
 }
 
 int
@@ -283,6 +285,7 @@ tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen)
 		usrsctp_finish();
 		return -1;
 	}
+	tp_usrsctp_udp_setup(port);
 	usrsctp_sysctl_set_sctp_no_csum_on_loopback(0); /* always CRC32c, as peers expect */
 	usrsctp_sysctl_set_sctp_blackhole(0);           /* INIT to a closed port gets an ABORT */
 	tp_usrsctp_udp = port;

@@ -3,14 +3,15 @@
 # files, keep-alive: wrk -t1 -c50 -dSECONDS on a 1 KiB and a 100 KiB file. Not a test: prints
 # requests per second and the ratio (sctphttpd / nginx; the goal is >= 1.0).
 # Then HTTP over usrsctp: httpget fetching a 10 MiB file from sctphttpd (RUNS runs, bytes/s
-# each), against usrsctp's own tsctp sending 16384-byte messages one way for SECONDS; the
-# ratio is the median HTTP run over tsctp (the goal is >= 0.8); and the same GETs with the mmap
-# cache off (--mmap-cache 0: pread per message), the cache's gain as a ratio.
+# each, timed by httpget --json from the first request byte to the last body byte), against
+# msgperf's raw usrsctp one-way rate with 16384-byte messages (the server's message size) for
+# SECONDS; the ratio is the median HTTP run over the raw rate (the goal is >= 0.8); and the same
+# GETs with the mmap cache off (--mmap-cache 0: pread per message), the cache's gain as a ratio.
+# (test/perf/benchmarks.sh, make bench, measures these figures with their spread.)
 # Then --workers: sctphttpd with 1 and with 2 workers, wrk -t2 -c50 on the 1 KiB file, and nginx
 # with 2 worker processes in the same run; the gain is 2 workers over 1 (on 2 cores, which wrk
 # shares).
-#   test/perf/httpd-bench.sh [SECONDS]     (needs wrk and nginx: apt-get install wrk nginx-light,
-#                                           and libusrsctp-examples for tsctp)
+#   test/perf/httpd-bench.sh [SECONDS]     (needs wrk and nginx: apt-get install wrk nginx-light)
 #   HTTPD_BENCH=tcp|usrsctp|workers|all (default all)  RUNS=N (default 5)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,14 +19,15 @@ top=${top_builddir:-$here/../..}
 H=${SCTPHTTPD:-$top/sctphttpd}
 D=${1:-5}
 G=${HTTPGET:-$top/httpload/httpget}
-TSCTP=${TSCTP:-/usr/lib/usrsctp/tsctp}
+MSGPERF=${MSGPERF:-$top/msgperf}
 WHAT=${HTTPD_BENCH:-all}
 RUNS=${RUNS:-5}
+. "$here/bench-lib.sh" # nginx_conf
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 
 need="$H"
 [ "$WHAT" = usrsctp ] || need="$need wrk $NGINX"
-[ "$WHAT" = tcp ] || [ "$WHAT" = workers ] || need="$need $G $TSCTP"
+[ "$WHAT" = tcp ] || [ "$WHAT" = workers ] || need="$need $G $MSGPERF"
 for t in $need; do
 	command -v "$t" >/dev/null || { echo "httpd-bench: $t missing" >&2; exit 1; }
 done
@@ -87,34 +89,6 @@ rps() {
 	echo "$out" | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
 }
 
-# nginx_conf WORKERS MASTER PORT
-nginx_conf() {
-	cat >"$tmp/nginx/nginx.conf" <<-CONF
-	worker_processes $1;
-	daemon off;
-	master_process $2;
-	error_log $tmp/nginx/error.log;
-	pid $tmp/nginx/nginx.pid;
-	events { worker_connections 4096; }
-	http {
-		access_log off;
-		sendfile on;
-		tcp_nopush on;
-		keepalive_requests 1000000;
-		client_body_temp_path $tmp/nginx;
-		proxy_temp_path $tmp/nginx;
-		fastcgi_temp_path $tmp/nginx;
-		uwsgi_temp_path $tmp/nginx;
-		scgi_temp_path $tmp/nginx;
-		default_type application/octet-stream;
-		server {
-			listen 127.0.0.1:$3;
-			root $tmp/doc;
-		}
-	}
-	CONF
-}
-
 bench_workers() {
 	local hp np a1 a2 b2
 	hp=$(free_port)
@@ -151,7 +125,7 @@ bench_workers() {
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 
 bench_usrsctp() {
-	local base try su cu tu tcu port i t0 t1 bps all med ts
+	local base try su cu tu tcu port i bps all med ts
 	for try in $(seq 1 30); do
 		base=$((30000 + (RANDOM % 1000) * 8))
 		udp_free $base && udp_free $((base + 1)) && udp_free $((base + 2)) &&
@@ -167,14 +141,13 @@ bench_usrsctp() {
 		sleep 0.5
 		all=
 		for i in $(seq 1 "$RUNS"); do
-			t0=$(date +%s%N)
-			if ! "$G" -s --proto usrsctp --udp-encaps-port $cu --udp-port $su -o "$tmp/got" \
-			    http://127.0.0.1:$port/10m.bin || ! cmp -s "$tmp/got" "$tmp/doc/10m.bin"; then
+			if ! "$G" --json -s --proto usrsctp --udp-encaps-port $cu --udp-port $su \
+			    -o "$tmp/got" http://127.0.0.1:$port/10m.bin 2>"$tmp/g.json" ||
+			    ! cmp -s "$tmp/got" "$tmp/doc/10m.bin"; then
 				echo "httpd-bench: httpget over usrsctp failed" >&2
 				return 1
 			fi
-			t1=$(date +%s%N)
-			bps=$(awk "BEGIN { printf \"%.0f\", 10485760 * 1e9 / ($t1 - $t0) }")
+			bps=$(sed -n 's/.*"bytes_per_s": \([0-9]*\).*/\1/p' "$tmp/g.json")
 			all="$all $bps"
 		done
 		kill $upid 2>/dev/null
@@ -188,19 +161,14 @@ bench_usrsctp() {
 			alloff=$all
 		fi
 	done
-	"$TSCTP" -E $tu -p $port -l 16384 >"$tmp/tsctp.out" 2>/dev/null &
-	tpid=$!
-	sleep 0.5
-	"$TSCTP" -E $tcu -U $tu -p $port -l 16384 -T "$D" 127.0.0.1 >/dev/null 2>&1
-	sleep 1
-	kill $tpid 2>/dev/null
-	# the receiver's summary: length, messages, ..., bytes, seconds, bytes/s, ...
-	ts=$(awk -F', ' 'NF >= 6 && $1 == 16384 { printf "%.0f\n", $6 }' "$tmp/tsctp.out" | tail -n 1)
+	# the raw usrsctp rate, bytes/s (msgperf reports kbit/s)
+	ts=$("$MSGPERF" -q --csv -t usrsctp -s 16384 -T oneway -d "$D" --udp-port $tu |
+	    awk -F, '$1 == "oneway" { printf "%.0f\n", $4 * 1000 / 8 }')
 	echo
 	echo "HTTP over usrsctp, 10 MiB file (bytes/s; httpget, $RUNS runs):$allon"
 	echo "  the same with --mmap-cache 0:$alloff"
-	printf '%-34s %14s %14s %7s\n' "usrsctp one way (bytes/s)" "HTTP median" "tsctp -l 16384" ratio
-	printf '%-34s %14s %14s %7s\n' "10 MiB GET vs tsctp ${D}s" "$med" "${ts:-fail}" \
+	printf '%-34s %14s %14s %7s\n' "usrsctp one way (bytes/s)" "HTTP median" "msgperf 16384" ratio
+	printf '%-34s %14s %14s %7s\n' "10 MiB GET vs raw usrsctp ${D}s" "$med" "${ts:-fail}" \
 	    "$(awk "BEGIN { if (\"${ts:-0}\" + 0 > 0) printf \"%.2f\", $med / ${ts:-1}; else print \"n/a\" }")"
 	printf '%-34s %14s %14s %7s\n' "mmap cache vs pread (bytes/s)" "mmap median" "pread median" ratio
 	printf '%-34s %14s %14s %7s\n' "10 MiB GET over usrsctp" "$med" "$medoff" \

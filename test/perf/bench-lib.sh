@@ -1,0 +1,116 @@
+# test/perf/bench-lib.sh: what the benchmark scripts share (sourced): a private loopback, free
+# ports, the spread of repeated figures, the host's load, servers started and waited for.
+: "${top:=$(cd "$(dirname "$0")/../.." && pwd)}"
+MSGPERF=${MSGPERF:-$top/msgperf}
+SCTPHTTPD=${SCTPHTTPD:-$top/sctphttpd}
+HTTPGET=${HTTPGET:-$top/httpload/httpget}
+HTTPLOAD=${HTTPLOAD:-$top/httpload/httpload}
+RUNS=${RUNS:-3}
+
+# bench_netns "$@": run the script again in a network namespace of its own when it may (root,
+# unshare): its ports then collide with nobody's, and /proc/net/snmp counts only its traffic.
+bench_netns() {
+	if [ -z "${BENCH_NETNS:-}" ] && unshare -n true 2>/dev/null; then
+		BENCH_NETNS=1 exec unshare -n -- "$0" "$@"
+	fi
+	if [ "${BENCH_NETNS:-}" = 1 ]; then
+		ip link set lo up
+	fi
+}
+
+bench_need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || { echo "${0##*/}: $t missing" >&2; exit 1; }
+	done
+}
+
+bench_load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# spread: numbers on stdin -> "median (min-max, n=N)"
+spread() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "n/a"; exit }
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%s (%s-%s, n=%d)\n", fmt(m), fmt(v[1]), fmt(v[NR]), NR }
+		function fmt(x) { return x >= 100 ? sprintf("%.0f", x) : sprintf("%.3g", x) }'
+}
+
+# median: numbers on stdin -> the median alone
+median() { spread | cut -d' ' -f1; }
+
+# ratio A B -> A/B with two decimals, or n/a
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0 && a != "") printf "%.2f\n", a / b; else print "n/a" }'; }
+
+udp_rcvbuf_errors() {
+	awk '/^Udp:/ { n++; if (n == 1) for (i = 1; i <= NF; i++) h[i] = $i
+		else for (i = 1; i <= NF; i++) if (h[i] == "RcvbufErrors") print $i }' /proc/net/snmp
+}
+
+free_tcp() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# free_udp_block N: the first of N consecutive free UDP ports
+free_udp_block() {
+	local base i try ok
+	for try in $(seq 1 50); do
+		base=$((30000 + (RANDOM % 3000) * 8))
+		ok=1
+		for i in $(seq 0 $(($1 - 1))); do
+			ss -Huan "sport = :$((base + i))" 2>/dev/null | grep -q . && ok=0
+		done
+		[ $ok = 1 ] && break
+	done
+	echo $base
+}
+
+# wait_log FILE PATTERN PID: until FILE has PATTERN (5 s), or PID died
+wait_log() {
+	local i
+	for i in $(seq 1 50); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# json_get KEY/KEY... < JSON
+json_get() {
+	python3 -c 'import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1].split("/"):
+    v = v[k]
+print(v)' "$1"
+}
+
+# nginx_conf WORKERS MASTER PORT: $tmp/nginx/nginx.conf serving $tmp/doc
+nginx_conf() {
+	cat >"$tmp/nginx/nginx.conf" <<-CONF
+	worker_processes $1;
+	daemon off;
+	master_process $2;
+	error_log $tmp/nginx/error.log;
+	pid $tmp/nginx/nginx.pid;
+	events { worker_connections 4096; }
+	http {
+		access_log off;
+		sendfile on;
+		tcp_nopush on;
+		keepalive_requests 1000000;
+		client_body_temp_path $tmp/nginx;
+		proxy_temp_path $tmp/nginx;
+		fastcgi_temp_path $tmp/nginx;
+		uwsgi_temp_path $tmp/nginx;
+		scgi_temp_path $tmp/nginx;
+		default_type application/octet-stream;
+		server {
+			listen 127.0.0.1:$3;
+			root $tmp/doc;
+		}
+	}
+	CONF
+}

@@ -1,0 +1,186 @@
+#!/bin/bash
+# benchmarks.sh: the project's performance figures as a Markdown report on stdout (make bench
+# writes it to docs/benchmarks.md). Every figure is measured RUNS times (default 3), each run
+# next to its peer's (A B A B ...), and given as median (min-max); ratios are taken per pair.
+#   - usrsctp: msgperf's raw one-way rate at 100, 1000, 10000 and 16384 bytes, with the UDP
+#     RcvbufErrors counted over the runs; HTTP over usrsctp (a 10 MiB GET, httpget --json: first
+#     request byte to last body byte) against the raw rate at the server's message size (16384)
+#   - sctphttpd against nginx over TCP (wrk -t1 -c50, 1 KiB and 100 KiB), --workers 2 against 1
+#   - msgperf TCP against iperf3 (131072-byte writes)
+# usage: test/perf/benchmarks.sh [SECONDS]    (default 3 s per run; RUNS=N; SCALE=1 appends
+#        test/perf/scale-bench.sh's table)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=${top_builddir:-$(cd "$here/../.." && pwd)}
+. "$here/bench-lib.sh"
+bench_netns "$@"
+D=${1:-3}
+NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+bench_need "$MSGPERF" "$SCTPHTTPD" "$HTTPGET" wrk "$NGINX" iperf3 python3 ss
+tmp=$(mktemp -d /tmp/benchmarks.XXXXXX)
+chmod 755 "$tmp"
+pids=
+trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+mkdir "$tmp/doc" "$tmp/nginx"
+head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
+head -c 102400 /dev/urandom >"$tmp/doc/100k.bin"
+head -c 10485760 /dev/urandom >"$tmp/doc/10m.bin"
+chmod -R a+rX "$tmp/doc"
+load0=$(bench_load)
+
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$top" diff --quiet HEAD 2>/dev/null || commit="$commit (with local changes)"
+cat <<EOF
+# Benchmarks
+
+Written by \`make bench\` (test/perf/benchmarks.sh): do not edit by hand.
+
+- date: $(date -u '+%Y-%m-%d %H:%M UTC')
+- commit: $commit
+- host: $(uname -n), $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), Linux $(uname -r)
+- load average at the start: $load0
+- method: $RUNS runs of ${D} s per figure, each next to its peer's run (A B A B ...);
+  median (min-max); ratios per pair of runs. $([ "${BENCH_NETNS:-}" = 1 ] && echo "A network namespace of its own (private loopback and UDP counters).")
+
+The host may be shared: the ratios between figures measured side by side hold better than the
+absolute rates.
+
+EOF
+
+# --- usrsctp ---
+base=$(free_udp_block 4)
+mp_usrsctp() { # SIZE -> kbit/s
+	"$MSGPERF" -q --csv -t usrsctp -s "$1" -T oneway -d "$D" --udp-port "$base" |
+	    awk -F, '$1 == "oneway" { print $4 }'
+}
+echo "## usrsctp"
+echo
+echo "msgperf, raw usrsctp one way on the loopback (kbit/s), and the UDP receive-buffer drops"
+echo "(/proc/net/snmp RcvbufErrors) over all the runs of a size:"
+echo
+echo "| message size | kbit/s | RcvbufErrors |"
+echo "|---|---|---|"
+for s in 100 1000 10000; do
+	e0=$(udp_rcvbuf_errors)
+	for i in $(seq 1 "$RUNS"); do mp_usrsctp $s; done >"$tmp/mp$s"
+	e1=$(udp_rcvbuf_errors)
+	echo "| $s | $(spread <"$tmp/mp$s") | $((e1 - e0)) |"
+done
+echo
+
+"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port $((base + 2)) --udp-remote-port $((base + 3)) \
+    -d "$tmp/doc" 2>"$tmp/u.err" &
+upid=$!
+pids="$pids $upid"
+wait_log "$tmp/u.err" 'listening on usrsctp' $upid || { echo "benchmarks: sctphttpd over usrsctp did not start" >&2; cat "$tmp/u.err" >&2; exit 1; }
+e0=$(udp_rcvbuf_errors)
+: >"$tmp/raw" ; : >"$tmp/http" ; : >"$tmp/hr"
+for i in $(seq 1 "$RUNS"); do
+	r=$(mp_usrsctp 16384)
+	h=
+	for j in 1 2 3; do # three GETs a run: one 10 MiB GET is under a second
+		"$HTTPGET" --json -s --proto usrsctp --udp-encaps-port $((base + 3)) \
+		    --udp-port $((base + 2)) -o "$tmp/got" http://127.0.0.1:8080/10m.bin 2>"$tmp/g.json" &&
+		    cmp -s "$tmp/got" "$tmp/doc/10m.bin" ||
+		    { echo "benchmarks: httpget over usrsctp failed" >&2; cat "$tmp/g.json" >&2; exit 1; }
+		json_get bytes_per_s <"$tmp/g.json"
+	done >"$tmp/h3"
+	h=$(awk '{ print $1 * 8 / 1000 }' "$tmp/h3" | median)
+	echo "$r" >>"$tmp/raw"
+	echo "$h" >>"$tmp/http"
+	ratio "$h" "$r" >>"$tmp/hr"
+done
+e1=$(udp_rcvbuf_errors)
+kill $upid 2>/dev/null
+wait $upid 2>/dev/null
+cat <<EOF
+HTTP over usrsctp: a 10 MiB GET from sctphttpd (16384-byte messages), timed by httpget --json from
+the first request byte to the last body byte (the median of 3 GETs a run), against msgperf's raw
+usrsctp one-way rate at 16384 bytes (the anchor; the goal is a ratio of at least 0.8):
+
+| figure | kbit/s |
+|---|---|
+| msgperf usrsctp one way, 16384 B | $(spread <"$tmp/raw") |
+| HTTP GET 10 MiB over usrsctp | $(spread <"$tmp/http") |
+| ratio HTTP / raw | $(spread <"$tmp/hr") |
+
+UDP RcvbufErrors over these runs: $((e1 - e0)).
+
+EOF
+
+# --- sctphttpd against nginx over TCP ---
+rps() { # THREADS URL -> requests/s
+	wrk -t"$1" -c50 -d"$D" "$2" 2>&1 | sed -n 's/^Requests\/sec: *\([0-9.]*\)/\1/p'
+}
+hp=$(free_tcp)
+np=$(free_tcp)
+"$SCTPHTTPD" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h.err" &
+hpid=$!
+"$SCTPHTTPD" -p $((hp + 1)) -h 127.0.0.1 -d "$tmp/doc" --workers 2 2>"$tmp/h2.err" &
+h2pid=$!
+nginx_conf 1 off "$np"
+"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
+npid=$!
+pids="$pids $hpid $h2pid $npid"
+sleep 0.5
+echo "## sctphttpd and nginx over TCP"
+echo
+echo "wrk -t1 -c50 keep-alive, one worker each (requests/s):"
+echo
+echo "| file | sctphttpd | nginx | ratio |"
+echo "|---|---|---|---|"
+for f in 1k.bin 100k.bin; do
+	: >"$tmp/a"; : >"$tmp/b"; : >"$tmp/r"
+	for i in $(seq 1 "$RUNS"); do
+		a=$(rps 1 "http://127.0.0.1:$hp/$f")
+		b=$(rps 1 "http://127.0.0.1:$np/$f")
+		echo "$a" >>"$tmp/a"; echo "$b" >>"$tmp/b"; ratio "$a" "$b" >>"$tmp/r"
+	done
+	echo "| $f | $(spread <"$tmp/a") | $(spread <"$tmp/b") | $(spread <"$tmp/r") |"
+done
+echo
+: >"$tmp/a"; : >"$tmp/b"; : >"$tmp/r"
+for i in $(seq 1 "$RUNS"); do
+	a=$(rps 2 "http://127.0.0.1:$hp/1k.bin")
+	b=$(rps 2 "http://127.0.0.1:$((hp + 1))/1k.bin")
+	echo "$a" >>"$tmp/a"; echo "$b" >>"$tmp/b"; ratio "$b" "$a" >>"$tmp/r"
+done
+kill $hpid $h2pid $npid 2>/dev/null
+wait $hpid $h2pid $npid 2>/dev/null
+cat <<EOF
+sctphttpd --workers 2 against 1 worker, 1 KiB, wrk -t2 -c50 (requests/s; $(nproc) CPUs, which wrk
+shares):
+
+| 1 worker | 2 workers | gain |
+|---|---|---|
+| $(spread <"$tmp/a") | $(spread <"$tmp/b") | $(spread <"$tmp/r") |
+
+EOF
+
+# --- msgperf TCP against iperf3 ---
+: >"$tmp/a"; : >"$tmp/b"; : >"$tmp/r"
+for i in $(seq 1 "$RUNS"); do
+	ip=$(free_tcp)
+	iperf3 -s -1 -p "$ip" >/dev/null 2>&1 &
+	sleep 0.3
+	iperf3 -c 127.0.0.1 -p "$ip" -t "$D" -l 131072 -J >"$tmp/iperf.json" 2>/dev/null
+	wait
+	b=$(json_get end/sum_received/bits_per_second <"$tmp/iperf.json" | awk '{ printf "%.0f\n", $1 / 1000 }')
+	a=$("$MSGPERF" -q --csv -t tcp -s 131072 -T oneway -d "$D" | awk -F, '$1 == "oneway" { print $4 }')
+	echo "$a" >>"$tmp/a"; echo "$b" >>"$tmp/b"; ratio "$a" "$b" >>"$tmp/r"
+done
+cat <<EOF
+## msgperf against iperf3
+
+TCP one way on the loopback, 131072-byte writes (kbit/s):
+
+| msgperf | iperf3 | ratio |
+|---|---|---|
+| $(spread <"$tmp/a") | $(spread <"$tmp/b") | $(spread <"$tmp/r") |
+
+EOF
+if [ "${SCALE:-0}" = 1 ]; then
+	"$here/scale-bench.sh" "$D"
+	echo
+fi
+echo "Load average at the end: $(bench_load)."

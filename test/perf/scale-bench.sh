@@ -1,0 +1,84 @@
+#!/bin/bash
+# scale-bench.sh: sctphttpd over usrsctp beside the same server over TCP, as associations
+# (connections) grow: 1, 10, 100, 1000 of them kept busy by httpload (closed loop, 1 KiB file),
+# keep-alive and one association per request. Each figure RUNS times (default 3), usrsctp and
+# TCP runs interleaved; median (min-max) of req/s, the usrsctp/TCP ratio per pair, p99.9
+# latency, and the server's RSS after each size (one server per transport for the whole run:
+# flat RSS means no growth with the associations served). Markdown on stdout.
+# Targets (issue 23): p99.9 under 50 ms at 1000 associations, keep-alive req/s at least 0.6 of
+# TCP's, RSS flat.
+#   test/perf/scale-bench.sh [SECONDS]   (default 3; COUNTS="1 10 100 1000"; RUNS=N)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=${top_builddir:-$(cd "$here/../.." && pwd)}
+. "$here/bench-lib.sh"
+bench_netns "$@"
+D=${1:-3}
+COUNTS=${COUNTS:-1 10 100 1000}
+bench_need "$SCTPHTTPD" "$HTTPLOAD" python3 ss
+tmp=$(mktemp -d /tmp/scale-bench.XXXXXX)
+pids=
+trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+mkdir "$tmp/doc"
+head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+base=$(free_udp_block 2)
+tp=$(free_tcp)
+"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
+    -p "$tp" -h 127.0.0.1 -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
+hpid=$!
+pids="$pids $hpid"
+wait_log "$tmp/h.err" 'listening on usrsctp' $hpid || { echo "scale-bench: sctphttpd did not start" >&2; cat "$tmp/h.err" >&2; exit 1; }
+rss0=$(rss_kb $hpid)
+
+load() { # PROTO N CALLS -> JSON on stdout
+	local args="--server 127.0.0.1 --uri /1k.bin -c $2 -d $D --timeout 10 --json"
+	[ "$3" = ka ] || args="$args --num-calls 1"
+	if [ "$1" = usrsctp ]; then
+		# shellcheck disable=SC2086
+		"$HTTPLOAD" $args --port 8080 --proto usrsctp --udp-encaps-port $((base + 1)) \
+		    --udp-port "$base" 2>>"$tmp/l.err"
+	else
+		# shellcheck disable=SC2086
+		"$HTTPLOAD" $args --port "$tp" 2>>"$tmp/l.err"
+	fi
+}
+field() { python3 -c 'import json, sys
+try:
+    v = json.load(open(sys.argv[1]))
+    for k in sys.argv[2].split("/"):
+        v = v[k]
+    print(v)
+except Exception:
+    pass' "$@"; }
+
+echo "## Scaling: sctphttpd over usrsctp beside TCP"
+echo
+echo "httpload -c N (closed loop) on a 1 KiB file, ${D} s a run, $RUNS runs each, usrsctp and TCP"
+echo "interleaved; one sctphttpd serving both. Load average at the start: $(bench_load)."
+echo
+echo "| N | mode | usrsctp req/s | TCP req/s | usrsctp/TCP | usrsctp p99.9 ms | TCP p99.9 ms | usrsctp errors | server RSS kB |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for n in $COUNTS; do
+	for mode in ka one; do
+		: >"$tmp/u"; : >"$tmp/t"; : >"$tmp/r"; : >"$tmp/up"; : >"$tmp/tp"; : >"$tmp/ue"
+		for i in $(seq 1 "$RUNS"); do
+			load usrsctp "$n" $mode >"$tmp/uj"
+			load tcp "$n" $mode >"$tmp/tj"
+			u=$(field "$tmp/uj" reply_rate)
+			t=$(field "$tmp/tj" reply_rate)
+			echo "$u" >>"$tmp/u"; echo "$t" >>"$tmp/t"; ratio "$u" "$t" >>"$tmp/r"
+			field "$tmp/uj" latency_ms/p99.9 >>"$tmp/up"
+			field "$tmp/tj" latency_ms/p99.9 >>"$tmp/tp"
+			field "$tmp/uj" errors/total >>"$tmp/ue"
+		done
+		echo "| $n | $([ $mode = ka ] && echo keep-alive || echo one per request) |" \
+		    "$(spread <"$tmp/u") | $(spread <"$tmp/t") | $(spread <"$tmp/r") |" \
+		    "$(spread <"$tmp/up") | $(spread <"$tmp/tp") | $(awk '{ s += $1 } END { print s + 0 }' "$tmp/ue") |" \
+		    "$(rss_kb $hpid) |"
+	done
+done
+echo
+echo "Server RSS: $rss0 kB at the start, $(rss_kb $hpid) kB at the end. Load average at the end: $(bench_load)."
+kill -0 $hpid 2>/dev/null || echo "**sctphttpd died during the run.**"
