@@ -279,7 +279,7 @@ run() {
 csv=$EXP_OUT/samples.csv
 echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s" >"$csv"
 unshaped=$EXP_OUT/unshaped.csv
-echo "row,one_way_delay_ms,content_bytes,time_s,mbit,busiest_cpu_pct" >"$unshaped"
+echo "row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct" >"$unshaped"
 t_start=$(date +%s)
 for cell in $CELLS; do
 	IFS=: read -r rate delay loss <<<"$cell"
@@ -293,15 +293,15 @@ for cell in $CELLS; do
 	done
 done
 # Each row's unshaped rate (the link's delay only, no rate limit, no loss): the page's bytes over
-# its time, and the busier of client and server's CPU share over the run. A row whose unshaped
-# rate is under 3x the link rate is not bound by the link: by the CPU where a process was busy
-# half the time or more (under TCG), else by round trips (one request at a time).
+# its time, and client and server's CPU share together over the run. A row whose unshaped rate
+# is under 3x the link rate is not bound by the link: by the CPU where the two were busy half a
+# CPU or more (under TCG), else by round trips (one request at a time).
 for row in $ROWS; do
 	cell="0:$LAB_LINK_DELAY:0"
 	lab_unshaped run "$cell" page "$row" unshaped >"$work/u.csv"
 	awk -F, -v row="$row" -v bytes="$(awk '{ s += $2 } END { print s }' "$work/page.sizes")" \
 		'{ printf "%s,%s,%s,%s,%.1f,%.0f\n", row, $2, bytes, $10, ($10 > 0 ? bytes * 8 / $10 / 1e6 : 0),
-		   ($11 > 0 ? 100 * ($18 > $19 ? $18 : $19) / $11 : 0) }' \
+		   ($11 > 0 ? 100 * ($18 + $19) / $11 : 0) }' \
 		"$work/u.csv" >>"$unshaped"
 done
 t_run=$(($(date +%s) - t_start))
@@ -343,7 +343,7 @@ for cell in $CELLS; do
 		echo "set logscale x"
 		echo "set yrange [0:1]"
 		echo "set grid"
-		echo "set key right bottom box opaque font ',9'"
+		echo "set key left top box opaque font ',9'"
 		printf "plot "
 		sep=""
 		i=0
@@ -351,11 +351,15 @@ for cell in $CELLS; do
 			i=$((i + 1))
 			f=raw/${cell//:/_}-$w0-$row-1.lat
 			[ -s "$EXP_OUT/$f" ] || continue
-			sort -n "$EXP_OUT/$f" | awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' \
-				>"$EXP_OUT/$f.cdf"
 			case $row in
-			h2c | h2tls | h3) style="with steps lw 2" ;;
-			*) style="with linespoints lw 1.5 dt 2 pt 7 ps 0.8" ;;
+			h2c | h2tls | h3) # every request: the empirical CDF
+				sort -n "$EXP_OUT/$f" | awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' \
+					>"$EXP_OUT/$f.cdf"
+				style="with steps lw 2" ;;
+			*) # httpload's min, p50, p90, p99, p99.9, max at their fractions
+				awk 'BEGIN { split("0 0.5 0.9 0.99 0.999 1", q, " ") } { print $1, q[NR] }' "$EXP_OUT/$f" \
+					>"$EXP_OUT/$f.cdf"
+				style="with linespoints lw 1.5 dt 2 pt 7 ps 0.8" ;;
 			esac
 			printf "%s'%s' using 1:2 %s lc %d title '%s%s'" "$sep" "$f.cdf" "$style" "$i" "$(row_label $row)" \
 				"$(case $row in h2c | h2tls | h3) ;; *) echo " (quantiles)" ;; esac)"

@@ -59,8 +59,8 @@ def main():
       "and the server. A request's latency counts from its own sending: rows that send one "
       "request at a time (SCTP with 1 stream, HTTP/1.1 with a connection per request) show "
       "short latencies and long totals. The last column marks a row whose unshaped rate is "
-      "under 3x the link's: **CPU** where the client or the server was busy half the time or "
-      "more there (the emulated CPU, not the link, sets the figure), **RTT** otherwise (round "
+      "under 3x the link's: **CPU** where the client and the server together were busy half a "
+      "CPU or more there (the emulated CPU, not the link, sets the figure), **RTT** otherwise (round "
       "trips set it).")
     p()
     keys = sorted({(float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]),
@@ -116,8 +116,8 @@ def main():
       "and where a row is marked CPU the emulator, not the protocol, decides its time.")
     p()
     p("**Unshaped rates** (the page over the link's delay only, no rate limit, no loss; Mbit/s "
-      "of objects, and the busier process's CPU share): " + ", ".join("%s %s (%s %%)" % (
-          LABEL.get(u["row"], u["row"]), u["mbit"], u["busiest_cpu_pct"]) for u in un)
+      "of objects, and client and server's CPU share together): " + ", ".join("%s %s (%s %%)" % (
+          LABEL.get(u["row"], u["row"]), u["mbit"], u["cpu_pct"]) for u in un)
       + ". TCP's segmentation offloads batch 64 KiB per packet through the emulated CPU; SCTP, "
       "usrsctp and QUIC handle each packet one by one, and QUIC and TLS decrypt every byte.")
     p()

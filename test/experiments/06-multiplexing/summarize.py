@@ -2,7 +2,8 @@
 """summarize.py SAMPLES UNSHAPED RESULTS: experiment 06's runs (samples.csv) to one line per
 cell, workload and row (results.csv): medians of the repetitions, the time's min and max, and
 what bounds the row where its unshaped rate (unshaped.csv) is under 3x the link rate: the CPU
-(a process busy half the run or more: the emulated CPU under TCG) or else round trips."""
+(client and server together busy half a CPU or more: the emulated CPU under TCG) or else round
+trips."""
 import csv, statistics, sys
 
 
@@ -30,7 +31,7 @@ def main():
         for (l, d, p, wl, row), rs in sorted(cells.items()):
             t = [float(r["time_s"]) for r in rs]
             u = float(un[row]["mbit"]) if row in un else 0.0
-            busy = float(un[row]["busiest_cpu_pct"]) if row in un else 0.0
+            busy = float(un[row]["cpu_pct"]) if row in un else 0.0
             bound = "" if u >= 3 * l else ("cpu" if busy >= 50 else "rtt")
             w.writerow(["%g" % l, d, "%g" % p, wl, row, len(rs), rs[0]["requests"],
                         int(all(r["ok"] == r["requests"] for r in rs)), rs[0]["protocol"],
