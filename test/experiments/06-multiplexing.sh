@@ -17,30 +17,17 @@
 # experiments-default: no
 set -u
 : "${EXP_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-: "${QUICK:=0}"
-: "${EXP_OUT:?EXP_OUT not set (run through test/experiments/run)}"
-LAB_OUT=$EXP_OUT
-export EXP_ROOT QUICK EXP_OUT LAB_OUT
 cd "$EXP_ROOT" || exit 1
-. test/lab/lab.sh
+. test/experiments/common.sh # the lab, check, exp_plot, exp_where, exp_done
 HERE=$EXP_ROOT/test/experiments/06-multiplexing
 
 HL=$EXP_ROOT/httpload/httpload
 HTTPD=$EXP_ROOT/sctphttpd
 NAME=06-multiplexing
-failed=0
-check() { # check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2"
-		failed=$((failed + 1))
-	fi
-}
 for t in "$HL" "$HTTPD"; do
 	[ -x "$t" ] || { echo "not ok - $t not built (scripts/setup.sh)"; exit 1; }
 done
-for t in nginx h2load gtlsserver gtlsclient openssl gnuplot iperf3 python3; do
+for t in nginx h2load gtlsserver gtlsclient openssl python3 /usr/bin/time; do
 	command -v $t >/dev/null || { echo "not ok - $t missing (scripts/setup.sh installs it)"; exit 1; }
 done
 PY=/usr/bin/python3 # not a pyenv shim: slow under TCG
@@ -330,7 +317,6 @@ $PY "$HERE/summarize.py" "$csv" "$unshaped" "$res" || check 1 "summarize.py"
 
 # --- figures: latency CDF per row for each lossy cell of the first workload ---
 w0=${WORKLOADS%% *}
-nfig=0
 for cell in $CELLS; do
 	IFS=: read -r rate delay loss <<<"$cell"
 	[ "$loss" = 0 ] && continue
@@ -343,7 +329,7 @@ for cell in $CELLS; do
 		echo "set logscale x"
 		echo "set yrange [0:1]"
 		echo "set grid"
-		echo "set key left top box opaque font ',9'"
+		echo "set key outside right top box font ',9'"
 		printf "plot "
 		sep=""
 		i=0
@@ -367,22 +353,10 @@ for cell in $CELLS; do
 		done
 		echo
 	} >"$gp"
-	(cd "$EXP_OUT" &&
-		gnuplot -e "set terminal pngcairo size 1000,600 font 'Sans,10'; set output '$NAME-$tag.png'" "$NAME-$tag.gp" &&
-		gnuplot -e "set terminal svg size 1000,600 font 'Sans,10' dynamic; set output '$NAME-$tag.svg'" "$NAME-$tag.gp") \
-		>"$EXP_OUT/gnuplot-$tag.log" 2>&1
-	check $? "figure $NAME-$tag.png and .svg drawn"
-	nfig=$((nfig + 1))
+	exp_plot "$NAME-$tag" 1250 600
 done
 
 # --- report ---
-where() {
-	if [ "${SCTPAPPS_VM:-0}" = 1 ]; then
-		echo "in the project's VM (Debian kernel $(uname -r) under qemu TCG, $(nproc) vCPU)"
-	else
-		echo "natively (kernel $(uname -r), $(nproc) CPUs)"
-	fi
-}
-$PY "$HERE/report.py" "$res" "$unshaped" "$work/page.sizes" "$NAME" "$QUICK" "$REPS" "$t_run" "$(where)" \
+$PY "$HERE/report.py" "$res" "$unshaped" "$work/page.sizes" "$NAME" "$QUICK" "$REPS" "$t_run" "$(exp_where)" \
 	"$CELLS" "$ROWS" >"$EXP_OUT/report.md" || check 1 "report.py"
-exit $((failed > 0))
+exp_done
