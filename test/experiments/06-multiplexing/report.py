@@ -17,10 +17,10 @@ def verdict(a, b):
     if a <= 0 or b <= 0:
         return "?"
     if a < b / 1.1:
-        return "wins"
+        return "wins against"
     if a > b * 1.1:
-        return "loses"
-    return "ties"
+        return "loses to"
+    return "ties with"
 
 
 def main():
@@ -99,10 +99,13 @@ def main():
         for o in ("h2c", "h2tls", "h3"):
             r = get.get((l, d, loss, w, o))
             if r:
-                parts.append("%s %s (%s s against %s s)" % (
+                parts.append("%s %s (%s s against %s s%s)" % (
                     verdict(float(s["time_s"]), float(r["time_s"])), LABEL[o],
-                    s["time_s"], r["time_s"]))
-        p("- %g Mbit/s, %d ms, %g %% loss, %s: SCTP %s." % (l, d, loss, w, "; ".join(parts)))
+                    s["time_s"], r["time_s"],
+                    "; %s bound by %s" % (o, r["bound"].upper()) if r["bound"] else ""))
+        p("- %g Mbit/s, %d ms, %g %% loss, %s: SCTP%s %s." % (
+            l, d, loss, w, " (bound by %s)" % s["bound"].upper() if s["bound"] else "",
+            "; ".join(parts)))
     p()
     p("Why, as far as these runs show it: with no loss all the multiplexed rows pay one "
       "handshake and then keep the link busy, so the link rate and the handshakes decide "
