@@ -11,10 +11,6 @@
 # Debian 12's h2load (nghttp2 1.52) is built without QUIC (no libngtcp2: --npn-list=h3 fails
 # every request), so HTTP/3 is fetched by gtlsclient, whose debug output shows each request's
 # submit and close (stamped here as they come).
-#
-# Not yet in the default set (CI's make experiments QUICK=1) until its quick mode has passed
-# there twice in a row; make experiments EXPERIMENTS=06 runs it:
-# experiments-default: no
 set -u
 : "${EXP_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 cd "$EXP_ROOT" || exit 1

@@ -126,9 +126,9 @@ def main():
     p()
     p("Raw runs: `samples.csv` (every repetition), `results.csv` (medians), `unshaped.csv`, "
       "`raw/` (each client's output and per-request latencies).%s" % (
-          " Quick mode: two cells of the grid (%s), the page only, one run each; the full grid "
-          "is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 and 3 %% loss, five workloads, three runs."
-          % cells.strip() if quick == "1" else ""))
+          " Quick mode: %d cell(s) of the grid (%s), the page only, one run each; the full "
+          "grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 and 3 %% loss, five workloads, three "
+          "runs." % (len(cells.split()), cells.strip()) if quick == "1" else ""))
 
 
 if __name__ == "__main__":
