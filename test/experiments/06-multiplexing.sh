@@ -70,14 +70,8 @@ chmod 755 "$work"
 mkdir -p "$work/www" "$work/ng" "$work/dl" "$EXP_OUT/raw"
 chmod 755 "$work/www"
 trap 'lab_teardown; rm -rf "$work"' EXIT
-# the objects and each workload's URI list (workload.NAME: one path a line)
+# the objects, each workload's URI list (workload.NAME: one path a line) and the manifest
 $PY "$HERE/objects.py" "$work/www" "$work" || { echo "not ok - objects.py failed"; exit 1; }
-$PY - "$work/www" >"$work/manifest" <<'PYM'
-import os, sys, zlib
-for n in sorted(os.listdir(sys.argv[1])):
-    d = open(os.path.join(sys.argv[1], n), "rb").read()
-    print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
-PYM
 for w in $WORKLOADS; do
 	[ -s "$work/workload.$w" ] || { echo "not ok - no workload $w"; exit 1; }
 	tr '\n' '\0' <"$work/workload.$w" >"$work/wlog.$w" # httpload --wlog: NUL-ended URIs

@@ -2,14 +2,15 @@
 """objects.py WWW WORK: experiment 06's objects in WWW and its workloads in WORK.
 
 WORK/workload.NAME: the paths a workload fetches, one a line, all requested at once;
-WORK/page.sizes: "path bytes" for the page. The page is 100 objects whose sizes follow,
+WORK/page.sizes: "path bytes" for the page; WORK/manifest: "path bytes crc32" for every object
+(httpload --verify-manifest). The page is 100 objects whose sizes follow,
 approximately, the median web page's composition as HTTP Archive reports it (Web Almanac
 2022, page weight: a median page of about 2 MB over about 70 requests, images and JavaScript
 the bulk, then fonts, CSS and HTML): each type's sizes log-normal around its median, spread
 evenly over its quantiles, so every run fetches the same set. The numbers are a rough
 reconstruction, not HTTP Archive's data.
 """
-import math, os, random, statistics, sys
+import math, os, random, statistics, sys, zlib
 
 # type: (objects, median bytes, log-normal sigma)
 MIX = {
@@ -24,9 +25,14 @@ FIXED = (1024, 16384, 131072)
 BUDGET = 1250000  # bytes a fixed-size workload fetches at most (about 10 s at 1 Mbit/s)
 
 
+MANIFEST = []
+
+
 def write(www, name, size, rnd):
+    data = rnd.randbytes(size)
     with open(os.path.join(www, name), "wb") as f:
-        f.write(rnd.randbytes(size))
+        f.write(data)
+    MANIFEST.append("/%s %d %08x\n" % (name, size, zlib.crc32(data) & 0xffffffff))
 
 
 def main():
@@ -58,6 +64,8 @@ def main():
         n = min(100, max(10, BUDGET // s // 10 * 10))
         with open(os.path.join(work, "workload.f%d" % s), "w") as f:
             f.writelines("/f%d\n" % s for _ in range(n))
+    with open(os.path.join(work, "manifest"), "w") as f:
+        f.writelines(sorted(MANIFEST))
 
 
 if __name__ == "__main__":
