@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS: experiment
+06's report.md (a section of docs/results.md) on stdout, from results.csv."""
+import csv, sys
+
+LABEL = {
+    "h2c": "HTTP/2 h2c (nginx)", "h2tls": "HTTP/2 over TLS (nginx)", "h3": "HTTP/3 (ngtcp2)",
+    "sctp1": "SCTP, 1 stream", "sctp10": "SCTP, 10 streams", "sctp100": "SCTP, 100 streams",
+    "usrsctp100": "usrsctp, 100 streams", "tcp1": "HTTP/1.1, conn. per request",
+    "tcp6": "HTTP/1.1, 6 conns.", "tcppipe": "HTTP/1.1 pipelined",
+}
+WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB"}
+
+
+def verdict(a, b):
+    """a against b (times, lower is better): win, tie (within 10 %) or lose"""
+    if a <= 0 or b <= 0:
+        return "?"
+    if a < b / 1.1:
+        return "wins against"
+    if a > b * 1.1:
+        return "loses to"
+    return "ties with"
+
+
+def main():
+    res, unshaped, sizes, name, quick, reps, secs, where, cells, rows = sys.argv[1:11]
+    rs = list(csv.DictReader(open(res)))
+    un = list(csv.DictReader(open(unshaped)))
+    page = [int(l.split()[1]) for l in open(sizes)]
+    order = rows.split()
+    p = print
+    p("## 06. Multiplexing: SCTP streams against HTTP/2 and HTTP/3")
+    p()
+    p("Host b serves, host a fetches, over one emulated link (netem on both ends) %s, %s, %s s "
+      "of measurements, %s run(s) a cell (the median; the time's min and max beside it). "
+      "Every object of a workload is requested at once: HTTP/2 as h2load's streams on one "
+      "TCP connection (`-c 1 -m 100`; nginx, cleartext h2c with prior knowledge and h2 over TLS "
+      "1.3), HTTP/3 by ngtcp2's gtlsclient against gtlsserver (QUIC, TLS 1.3; Debian 12's "
+      "h2load 1.52 is built without QUIC, so it cannot fetch HTTP/3), SCTP as one association "
+      "of sctphttpd with 1, 10 or 100 streams in use (`httpload --streams`), HTTP/1.1 over TCP "
+      "as a connection per request one after another (the paper's way), 6 keep-alive "
+      "connections (a browser's habit), and pipelined on one connection." % (
+          where, "quick mode" if quick == "1" else "full run", secs, reps))
+    p()
+    p("The page: %d objects, %d bytes in all (%d B to %d B), sizes drawn after the median web "
+      "page's composition in HTTP Archive's Web Almanac 2022 (about 2 MB over about 70 "
+      "requests; images and JavaScript the bulk): an approximate reconstruction, by type "
+      "log-normal around a median (test/experiments/06-multiplexing/objects.py), not HTTP "
+      "Archive's data. *1 MiB + 100 x 4 KiB*: one large object requested first, beside 100 "
+      "small ones. *fN*: one N-byte file fetched repeatedly, as in experiment 04." % (
+          len(page), sum(page), min(page), max(page)))
+    p()
+    p("Columns: time to fetch the whole set (s; h2load's and httpload's own clock, gtlsclient's "
+      "last event since the connection's start); per-request latency from request to last "
+      "byte, ms (h2load's `--log-file`, gtlsclient's debug stamps; for httpload's rows its "
+      "latency histogram's p50/p90/p99, which has no p95: p90 stands in, marked *); bytes on "
+      "the wire (a's interface, both ways, with handshakes and TLS); CPU seconds of the client "
+      "and the server. A request's latency counts from its own sending: rows that send one "
+      "request at a time (SCTP with 1 stream, HTTP/1.1 with a connection per request) show "
+      "short latencies and long totals. The last column marks a row whose unshaped rate is "
+      "under 3x the link's: **CPU** where the client and the server together were busy half a "
+      "CPU or more there (the emulated CPU, not the link, sets the figure), **RTT** otherwise (round "
+      "trips set it).")
+    p()
+    keys = sorted({(float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]),
+                    r["workload"]) for r in rs})
+    get = {(float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]),
+            r["workload"], r["row"]): r for r in rs}
+    for (l, d, loss, w) in keys:
+        p("### %g Mbit/s, %d ms one-way, %g %% loss each way: %s" % (l, d, loss, WORK.get(w, w)))
+        p()
+        p("| row | time s [min-max] | p50 / p95 / p99 ms | wire KB | CPU client / server s | |")
+        p("|---|---|---|---|---|---|")
+        for row in order:
+            r = get.get((l, d, loss, w, row))
+            if not r:
+                continue
+            p95 = r["lat_p95_ms"] if r["lat_p95_ms"] != "-" else r["lat_p90_ms"] + "*"
+            p("| %s | %s [%s-%s]%s | %s / %s / %s | %.0f | %s / %s | %s |" % (
+                LABEL.get(row, row), r["time_s"], r["time_min_s"], r["time_max_s"],
+                "" if r["ok_all"] == "1" else " (errors)", r["lat_p50_ms"], p95,
+                r["lat_p99_ms"], int(r["wire_bytes"]) / 1000, r["client_cpu_s"],
+                r["server_cpu_s"], r["bound"].upper()))
+        p()
+        if loss > 0 and w == keys[0][3]:
+            tag = "%s-%dms-%gpct-%s" % ("%gmbit" % l, d, loss, w)
+            p("![latency CDF, %g Mbit/s, %d ms, %g %% loss](results/%s-%s.png)" % (l, d, loss, name, tag))
+            p()
+    # plain words: SCTP with 100 streams against HTTP/2 (h2c, same: no encryption) and HTTP/3
+    p("**Where SCTP streams win, tie and lose** (SCTP with 100 streams against h2c, h2 over TLS "
+      "and HTTP/3, time to fetch the set; within 10 % counts as a tie):")
+    p()
+    for (l, d, loss, w) in keys:
+        s = get.get((l, d, loss, w, "sctp100"))
+        if not s:
+            continue
+        parts = []
+        for o in ("h2c", "h2tls", "h3"):
+            r = get.get((l, d, loss, w, o))
+            if r:
+                parts.append("%s %s (%s s against %s s%s)" % (
+                    verdict(float(s["time_s"]), float(r["time_s"])), LABEL[o],
+                    s["time_s"], r["time_s"],
+                    "; %s bound by %s" % (o, r["bound"].upper()) if r["bound"] else ""))
+        p("- %g Mbit/s, %d ms, %g %% loss, %s: SCTP%s %s." % (
+            l, d, loss, w, " (bound by %s)" % s["bound"].upper() if s["bound"] else "",
+            "; ".join(parts)))
+    p()
+    p("Why, as far as these runs show it: with no loss all the multiplexed rows pay one "
+      "handshake and then keep the link busy, so the link rate and the handshakes decide "
+      "(SCTP's four-way INIT/COOKIE handshake costs one round trip before the first request, "
+      "as TCP's; TLS 1.3 over TCP one more; QUIC folds its TLS handshake into one). Under "
+      "loss, HTTP/2's streams all stall behind a lost TCP segment (head-of-line blocking), "
+      "while SCTP streams and QUIC streams deliver each stream's data as it completes; but "
+      "every row still shares one congestion window, so a loss slows all streams' sending "
+      "alike. HTTP/3 and h2 over TLS pay for encryption in software and h2c and SCTP do "
+      "not: under TCG that cost is large (see the CPU columns and the unshaped rates below), "
+      "and where a row is marked CPU the emulator, not the protocol, decides its time.")
+    p()
+    p("**Unshaped rates** (the page over the link's delay only, no rate limit, no loss; Mbit/s "
+      "of objects, and client and server's CPU share together): " + ", ".join("%s %s (%s %%)" % (
+          LABEL.get(u["row"], u["row"]), u["mbit"], u["cpu_pct"]) for u in un)
+      + ". TCP's segmentation offloads batch 64 KiB per packet through the emulated CPU; SCTP, "
+      "usrsctp and QUIC handle each packet one by one, and QUIC and TLS decrypt every byte.")
+    p()
+    p("Raw runs: `samples.csv` (every repetition), `results.csv` (medians), `unshaped.csv`, "
+      "`raw/` (each client's output and per-request latencies).%s" % (
+          " Quick mode: %d cell(s) of the grid (%s), the page only, one run each; the full "
+          "grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 and 3 %% loss, five workloads, three "
+          "runs." % (len(cells.split()), cells.strip()) if quick == "1" else ""))
+
+
+if __name__ == "__main__":
+    main()
