@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tp_usrsctp.h"
@@ -12,16 +13,23 @@
  * 20-30 ms later, so a process that waits for usrsctp_finish to succeed waits that long after
  * its last byte. Instead such a socket is shut down (SHUT_WR: the SHUTDOWN goes after the data
  * still queued, as a close would) and kept until its association is gone, which SCTP_STATUS
- * tells at once; then it is closed. A few of the oldest are looked at on every close, and all
- * of them at exit. An abort (SO_LINGER 0) and unread data (a close that ABORTs) are closed at
- * once, as before, and so is a lingering socket that data still reaches.
+ * tells at once; then it is closed. A few of the oldest are looked at on every close, all of
+ * them every TP_USRSCTP_REAP_MS by a thread that runs while any linger (a process whose last
+ * connection closed may do nothing else for a long time), and all of them at exit. An abort
+ * (SO_LINGER 0) and unread data (a close that ABORTs) are closed at once, as before, and so is
+ * a lingering socket that data still reaches: its sender learns at once, as with a close.
  */
 
-#define TP_USRSCTP_REAP 4 /* lingering sockets looked at per close */
+#define TP_USRSCTP_REAP 4     /* lingering sockets looked at per close */
+#define TP_USRSCTP_REAP_MS 10 /* and all of them this often while any linger */
 
 static pthread_mutex_t tp_usrsctp_linger_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tp_usrsctp_linger_cv = PTHREAD_COND_INITIALIZER;
 static struct socket **tp_usrsctp_lingering; /* a FIFO ring, under tp_usrsctp_linger_mu */
 static size_t tp_usrsctp_lhead, tp_usrsctp_lcount, tp_usrsctp_lcap;
+static int tp_usrsctp_reaper_on, tp_usrsctp_reaper_stop; /* under tp_usrsctp_linger_mu */
+
+static void tp_usrsctp_linger_reap(size_t max);
 
 static int
 tp_usrsctp_linger_alive(struct socket *so)
@@ -128,6 +136,47 @@ tp_usrsctp_linger_reap(size_t max)
 	}
 }
 
+/* The reaper thread: every TP_USRSCTP_REAP_MS while sockets linger, then it ends. */
+static void *
+tp_usrsctp_linger_reaper(void *arg)
+{
+	struct timespec t;
+
+	(void)arg;
+	pthread_mutex_lock(&tp_usrsctp_linger_mu);
+	while (!tp_usrsctp_reaper_stop && tp_usrsctp_lcount > 0) {
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += TP_USRSCTP_REAP_MS * 1000000L;
+		if (t.tv_nsec >= 1000000000L) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&tp_usrsctp_linger_cv, &tp_usrsctp_linger_mu, &t);
+		if (!tp_usrsctp_reaper_stop)
+			tp_usrsctp_linger_reap(tp_usrsctp_lcount);
+	}
+	tp_usrsctp_reaper_on = 0;
+	pthread_cond_broadcast(&tp_usrsctp_linger_cv);
+	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
+	return NULL;
+}
+
+/* A reaper while sockets linger (none can be had: they are looked at on closes only). */
+static void
+tp_usrsctp_linger_reaper_start(void)
+{
+	pthread_attr_t at;
+	pthread_t t;
+
+	if (tp_usrsctp_reaper_on || tp_usrsctp_reaper_stop || tp_usrsctp_lcount == 0 ||
+	    pthread_attr_init(&at) != 0)
+		return;
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &at, tp_usrsctp_linger_reaper, NULL) == 0)
+		tp_usrsctp_reaper_on = 1;
+	pthread_attr_destroy(&at);
+}
+
 /* Close a connection's socket, after its graceful shutdown where it has one to do. */
 void
 tp_usrsctp_linger_close(struct socket *so)
@@ -137,6 +186,7 @@ tp_usrsctp_linger_close(struct socket *so)
 	    tp_usrsctp_linger_push(so) == -1)
 		usrsctp_close(so);
 	tp_usrsctp_linger_reap(TP_USRSCTP_REAP);
+	tp_usrsctp_linger_reaper_start();
 	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
 }
 
@@ -148,6 +198,10 @@ tp_usrsctp_linger_finish(int ms)
 	int left;
 
 	pthread_mutex_lock(&tp_usrsctp_linger_mu);
+	tp_usrsctp_reaper_stop = 1;
+	pthread_cond_broadcast(&tp_usrsctp_linger_cv);
+	while (tp_usrsctp_reaper_on)
+		pthread_cond_wait(&tp_usrsctp_linger_cv, &tp_usrsctp_linger_mu);
 	for (; ms > 0 && tp_usrsctp_lcount > 0; ms--) {
 		tp_usrsctp_linger_reap(tp_usrsctp_lcount);
 		if (tp_usrsctp_lcount > 0)
