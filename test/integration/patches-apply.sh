@@ -37,10 +37,10 @@ ok $? "a hunk that fails: exit $rc, named ($(echo "$out" | tail -n 1))"
 [ ! -e "$tmp/b/mini-httpd" ]
 ok $? "and no half-patched tree is left"
 
-sed -i 's/^src_mini_httpd="mini-httpd 1.30-3 /src_mini_httpd="mini-httpd 1.30-99 /' "$tmp/p/patches/apply"
+sed -i 's/^src_mini_httpd="mini-httpd 1.30-3 /src_mini_httpd="mini-httpd 9.99-1 /' "$tmp/p/patches/apply"
 out=$("$tmp/p/patches/apply" -q -d "$tmp/b" mini-httpd 2>&1)
 rc=$?
-[ $rc -ne 0 ] && echo "$out" | grep -q 'source mini-httpd 1.30-99'
+[ $rc -ne 0 ] && echo "$out" | grep -q 'source mini-httpd 9.99'
 ok $? "a source not in the archive: exit $rc, named ($(echo "$out" | tail -n 1))"
 "$A" -q nosuch >/dev/null 2>&1
 [ $? -ne 0 ]
