@@ -107,8 +107,10 @@ for m in proc sys dev dev/pts; do
 	mounted+=("$root/$m")
 done
 mount -t tmpfs -o mode=1777 shm "$root/dev/shm" 2>/dev/null && mounted+=("$root/dev/shm")
-log "cloning $(git -C "$top" rev-parse --short HEAD) into /root/sctpapps"
+commit=$(git -C "$top" rev-parse --short HEAD)
+log "cloning $commit into /root/sctpapps"
 git clone -q "$top" "$root/root/sctpapps"
+git -C "$root/root/sctpapps" checkout -q "$commit"
 rel=$(. "$root/etc/os-release" && echo "$PRETTY_NAME")
 
 in_root() { # in_root [unshare...] CMD: run CMD in the chroot as root, in a login-like environment
@@ -149,7 +151,7 @@ if [ $tests = 1 ]; then
 fi
 vmk=$(grep -ao 'VM: [^,]*' "$out/demo.log" 2>/dev/null | head -1 || true)
 {
-	echo "release: $rel ($release, minbase chroot, commit $(git -C "$top" rev-parse --short HEAD))"
+	echo "release: $rel ($release, minbase chroot, commit $commit)"
 	echo "host kernel: $(uname -r) (the chroot shares it); ${vmk:-VM kernel: see tests.log}"
 	echo "versions: $(chroot "$root" dpkg-query -W -f='${Package} ${Version}, ' gcc qemu-system-x86 libusrsctp-dev clang nginx-light nginx 2>/dev/null | sed 's/, $//')"
 	echo "./run-demo: $demo_line"
