@@ -16,9 +16,10 @@ only) into its /root/sctpapps, run ./run-demo and then ./run-tests there, and pr
   --demo-only     run ./run-demo only
   --tests-only    run ./run-tests only (it installs and builds by itself too)
   --keep          keep the chroot afterwards (default: removed; \$DISTRO_ROOT sets where)
-The base system is downloaded once into ~/.cache/sctpapps-distro. ./run-tests runs in a network
-namespace of its own (only its loopback), so that its servers never meet others on this machine;
-./run-demo runs on the host's network, since it installs the packages.
+The base system is downloaded once into ~/.cache/sctpapps-distro. The set-up that both commands
+begin with (scripts/setup.sh), the VM's kernel and the patch tests' sources are fetched first,
+with the network; the two commands then run in a network namespace of their own (only its
+loopback), so that their servers never meet others on this machine.
 Exit status: 0 when both commands succeeded, 1 otherwise, 2 on a usage or set-up error.
 EOF2
 }
@@ -117,12 +118,29 @@ in_root() { # in_root [unshare...] CMD: run CMD in the chroot as root, in a logi
 	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/sh -c "cd /root/sctpapps && $1"
 }
+# isolated CMD: CMD in the chroot, in a network namespace of its own (only its loopback): the
+# fixed ports of the demo and the tests meet nobody else's servers on this machine
+isolated() {
+	unshare -n -- bash -c "ip link set lo up && $(declare -f in_root); root=$root; in_root '$1'"
+}
 status=0
 demo_line="not run" tests_line="not run"
+# What needs the network, with it: the set-up both commands begin with (scripts/setup.sh: the
+# packages, the build), the VM's kernel (test/vm/run --prepare) and the sources the patch tests
+# build (patches/apply). The two commands then run as they are, their set-up already done.
+log "$release: set-up with the network (log: $out/setup.log)"
+t=$SECONDS
+if in_root "scripts/setup.sh && test/vm/run --prepare && patches/apply -q" </dev/null >"$out/setup.log" 2>&1; then
+	log "set-up: ok in $((SECONDS - t)) s"
+else
+	log "set-up FAILED after $((SECONDS - t)) s:"
+	tail -20 "$out/setup.log"
+	status=1
+fi
 if [ $demo = 1 ]; then
 	log "$release: ./run-demo (log: $out/demo.log)"
 	t=$SECONDS
-	if in_root ./run-demo </dev/null >"$out/demo.log" 2>&1; then
+	if isolated ./run-demo </dev/null >"$out/demo.log" 2>&1; then
 		demo_line="ok in $((SECONDS - t)) s"
 	else
 		demo_line="FAILED (exit $?) after $((SECONDS - t)) s"
@@ -134,12 +152,7 @@ fi
 if [ $tests = 1 ]; then
 	log "$release: ./run-tests (log: $out/tests.log)"
 	t=$SECONDS
-	# Its own network namespace: the tests' fixed ports meet nobody else's servers. What the
-	# tests fetch from Debian (the sources patches/ adapts) is fetched before, with the network.
-	in_root "scripts/setup.sh >/dev/null && patches/apply -q" \
-		</dev/null >"$out/fetch.log" 2>&1 || log "fetching before the tests failed (see $out/fetch.log)"
-	if unshare -n -- bash -c "ip link set lo up && $(declare -f in_root); root=$root; in_root ./run-tests" \
-		</dev/null >"$out/tests.log" 2>&1; then
+	if isolated ./run-tests </dev/null >"$out/tests.log" 2>&1; then
 		rc=0
 	else
 		rc=$?
