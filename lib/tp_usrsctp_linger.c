@@ -14,7 +14,7 @@
  * its last byte. Instead such a socket is shut down (SHUT_WR: the SHUTDOWN goes after the data
  * still queued, as a close would) and kept until its association is gone, which SCTP_STATUS
  * tells at once; then it is closed. A few of the oldest are looked at on every close, all of
- * them every TP_USRSCTP_REAP_MS by a thread that runs while any linger (a process whose last
+ * them every TP_USRSCTP_REAP_MS by a thread while any linger (a process whose last
  * connection closed may do nothing else for a long time), and all of them at exit. An abort
  * (SO_LINGER 0) and unread data (a close that ABORTs) are closed at once, as before, and so is
  * a lingering socket that data still reaches: its sender learns at once, as with a close.
@@ -136,7 +136,9 @@ tp_usrsctp_linger_reap(size_t max)
 	}
 }
 
-/* The reaper thread: every TP_USRSCTP_REAP_MS while sockets linger, then it ends. */
+/* The reaper thread: started at the first linger, it looks every TP_USRSCTP_REAP_MS while
+ * sockets linger and sleeps while none do (one thread for the process's life: no thread made
+ * and ended per linger), until the exit stops it. */
 static void *
 tp_usrsctp_linger_reaper(void *arg)
 {
@@ -144,7 +146,11 @@ tp_usrsctp_linger_reaper(void *arg)
 
 	(void)arg;
 	pthread_mutex_lock(&tp_usrsctp_linger_mu);
-	while (!tp_usrsctp_reaper_stop && tp_usrsctp_lcount > 0) {
+	while (!tp_usrsctp_reaper_stop) {
+		if (tp_usrsctp_lcount == 0) {
+			pthread_cond_wait(&tp_usrsctp_linger_cv, &tp_usrsctp_linger_mu);
+			continue;
+		}
 		clock_gettime(CLOCK_REALTIME, &t);
 		t.tv_nsec += TP_USRSCTP_REAP_MS * 1000000L;
 		if (t.tv_nsec >= 1000000000L) {
@@ -161,7 +167,7 @@ tp_usrsctp_linger_reaper(void *arg)
 	return NULL;
 }
 
-/* A reaper while sockets linger (none can be had: they are looked at on closes only). */
+/* The reaper, once sockets linger (none can be had: they are looked at on closes only). */
 static void
 tp_usrsctp_linger_reaper_start(void)
 {
@@ -187,6 +193,8 @@ tp_usrsctp_linger_close(struct socket *so)
 		usrsctp_close(so);
 	tp_usrsctp_linger_reap(TP_USRSCTP_REAP);
 	tp_usrsctp_linger_reaper_start();
+	if (tp_usrsctp_lcount > 0)
+		pthread_cond_broadcast(&tp_usrsctp_linger_cv); /* a sleeping reaper looks again */
 	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
 }
 
