@@ -1472,22 +1472,21 @@ server_watch_all(char *err, size_t errlen)
 	return 0;
 }
 
-/* Workers share listening sockets by inheriting them: a kernel socket can be shared, one
- * usrsctp stack (threads) or one one-to-many socket (one receive queue) cannot. */
+/* Each worker serves on a listening socket of its own, bound to the same port (SO_REUSEPORT):
+ * the transport must say it can (TP_CAP_FORK). A usrsctp stack (threads) does not survive a
+ * fork, and one one-to-many socket has one receive queue for all associations. */
 static int
 server_workers_check(char *err, size_t errlen)
 {
+	const struct tp_type *t;
 	size_t i;
 
 	if (srv.cf.workers <= 1)
 		return 0;
 	for (i = 0; i < srv.cf.nlistens; i++)
-		if (strcmp(srv.cf.listens[i].type, "usrsctp") == 0 ||
-		    strcmp(srv.cf.listens[i].type, "sctp1m") == 0) {
-			snprintf(err, errlen, "--workers %u: %s listens in one process only (%s)",
-			    srv.cf.workers, srv.cf.listens[i].type,
-			    srv.cf.listens[i].type[0] == 'u' ? "its stack's threads do not fork" :
-			    "one socket, one receive queue for all associations");
+		if ((t = tp_type_find(srv.cf.listens[i].type)) != NULL && !(t->caps & TP_CAP_FORK)) {
+			snprintf(err, errlen, "--workers %u: %s listens in one process only (its "
+			    "listener cannot be shared by processes)", srv.cf.workers, t->name);
 			return -1;
 		}
 	return 0;

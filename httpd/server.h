@@ -39,7 +39,7 @@ struct config {
 	size_t nlistens;
 	char *logfile;                /* -l: access log, "-" = stdout, NULL = none */
 	int log_combined;             /* --log-format combined */
-	unsigned idle_timeout_s;      /* -T */
+	unsigned idle_timeout_s;      /* --idle-timeout */
 	unsigned request_timeout_s;   /* --request-timeout: header section must be complete */
 	unsigned linger_s;            /* after Connection: close on TCP, wait for the peer's FIN */
 	long max_conns;               /* --max-conns, 0 = from RLIMIT_NOFILE */
