@@ -197,7 +197,7 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 	if (status == 0)
 		status = have_location ? 302 : 200;
 	if (reason[0] == '\0')
-		snprintf(reason, sizeof(reason), "%s", http_status_text(status));
+		snprintf(reason, sizeof(reason), "%s", head_status_text(status));
 	if (status == 204 || status == 304 || (status >= 100 && status < 200))
 		c->head_only = 1;
 	c->chunked = !c->head_only && c->minor >= 1;
@@ -207,7 +207,7 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		return -1;
 	n = snprintf(c->r->buf + c->r->len, o + 512,
 	    "HTTP/1.1 %d %s\r\nServer: " SERVER_SOFTWARE "\r\nDate: %s\r\n%.*s%s%s",
-	    status, reason, http_date_now(), (int)o, out,
+	    status, reason, head_date_now(), (int)o, out,
 	    c->chunked ? "Transfer-Encoding: chunked\r\n" : "",
 	    c->close ? "Connection: close\r\n\r\n" : (c->minor == 0 ?
 	    "Connection: keep-alive\r\n\r\n" : "\r\n"));
@@ -415,9 +415,18 @@ cgi_check(struct cgi *c)
 	if (!c->head_done) {
 		/* Nothing went out yet: an error response instead. */
 		int status = c->refused ? c->refused : c->timed_out ? 504 : 500;
+		char page[HEAD_MAX + 512];
+		size_t blen;
+		int n = head_error_page(status, c->minor, c->close, page, sizeof(page), &blen);
 		r->off = r->len = 0;
-		if (http_error_resp(r, status, c->minor, c->close) == -1)
+		if (n < 0 || cgi_reserve(r, (size_t)n) == -1) {
 			c->aborted = 1;
+		} else {
+			memcpy(r->buf, page, (size_t)n);
+			r->len = (size_t)n;
+			r->body_sent = blen;
+			r->status = status;
+		}
 		log_set_status(r, status);
 	} else if (c->killed || WIFSIGNALED(c->wstatus)) {
 		c->aborted = 1; /* a partial body: the client must not take it as complete */

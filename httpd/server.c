@@ -319,7 +319,7 @@ strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, cons
 {
 	int reset = s->cn->msg && s->cn->tc->ops->reset_stream != NULL;
 
-	http_send_error(s, status, 1, !reset, raw, rawlen, note);
+	server_http_error(s, status, 1, !reset, raw, rawlen, note);
 	strm_give_up(s);
 }
 
@@ -434,7 +434,7 @@ strm_parse(struct strm *s, char *buf, size_t len)
 			s->chunk_total = 0;
 			http_chunked_init(&s->chunk);
 		}
-		http_handle(s, &req, &fr);
+		server_http_handle(s, &req, &fr);
 	}
 	return s->dead ? len : off;
 }

@@ -131,14 +131,30 @@ uint16_t server_stream_id(const struct strm *s);
 void server_resp_wake(struct strm *s);          /* a response has more to send, or is done */
 
 /* server_http.c: requests to responses */
-void http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr);
-void http_send_error(struct strm *s, int status, int minor_version, int close, const char *raw,
-    size_t rawlen, const char *note);
+void server_http_handle(struct strm *s, const struct http_request *req,
+    const struct http_framing *fr);
+void server_http_error(struct strm *s, int status, int minor_version, int close,
+    const char *raw, size_t rawlen, const char *note);
 struct resp *resp_new(void);
 void resp_free(struct resp *r);
-const char *http_date_now(void);
-const char *http_status_text(int status);
-int http_error_resp(struct resp *r, int status, int minor_version, int close);
+
+/* head.c: our response heads and error pages */
+#define HEAD_MAX 2048 /* our own header section; the longest part is Location */
+struct head_out {
+	int status;
+	int minor;           /* the request's HTTP/1.x, for "Connection: keep-alive" in 1.0 */
+	int close;
+	const char *ctype;   /* NULL: no Content-Type */
+	uint64_t clen;
+	int has_clen;
+	const char *extra;   /* more header lines, each ending in CRLF, or NULL */
+};
+const char *head_status_text(int status);
+const char *head_date_now(void);
+int head_format(const struct head_out *o, char *buf, size_t cap);
+int head_error_body(char *body, size_t cap, int status, const char *note);
+int head_error_page(int status, int minor_version, int close, char *out, size_t cap,
+    size_t *body_len);
 
 /* server_ranges.c: Range and multipart/byteranges */
 enum http_range_result range_request(const struct http_request *req, uint64_t size,
