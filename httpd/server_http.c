@@ -14,31 +14,6 @@ serve_close_fd(int fd)
 		close(fd);
 }
 
-struct resp *
-resp_new(void)
-{
-	struct resp *r = calloc(1, sizeof(*r));
-
-	if (r != NULL)
-		r->fd = -1;
-	return r;
-}
-
-void
-resp_free(struct resp *r)
-{
-	if (r == NULL)
-		return;
-	if (r->fd != -1)
-		close(r->fd);
-	throttle_detach(r);
-	cgi_free(r->cgi);
-	mmc_put(r->mm);
-	free(r->buf);
-	free(r->log);
-	free(r);
-}
-
 /* The request line, for the log: up to its line end (the whole head is in the buffer). */
 static size_t
 serve_line_len(const struct http_request *req)
@@ -293,11 +268,11 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 			goto oom;
 		memcpy(r->buf, head, (size_t)hl);
 		r->len = (size_t)hl;
-		r->fd = fd;
-		r->foff = (off_t)first;
-		r->fend = (off_t)(first + len);
 		if (server_is_msg(s))
-			r->mm = mmc_get(fd, st);
+			r->src = mmc_src(fd, st, (off_t)first, (off_t)(first + len));
+		if (r->src == NULL && (r->src = resp_file_src(fd, (off_t)first,
+		    (off_t)(first + len))) == NULL)
+			goto oom;
 		if (throttle_attach(r, path) == -1) {
 			/* A MIN in the throttle file: its share would be too small now. */
 			resp_free(r);
@@ -313,7 +288,7 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 	server_enqueue(s, r);
 	return;
 oom:
-	if (r == NULL || r->fd != fd)
+	if (r == NULL || r->src == NULL)
 		serve_close_fd(fd);
 	resp_free(r);
 	server_close_after(s, 0);
