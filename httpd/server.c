@@ -15,7 +15,6 @@
 
 #define SERVER_RBUF 65536
 #define SERVER_WRITE_ROUNDS 64          /* sends per event before other connections get a turn */
-#define SERVER_SENDFILE_MAX (1u << 20)
 #define SERVER_DRAIN_US 1000000         /* the draft's drain period D, at least 1 s */
 #define SERVER_RESET_RETRY_US 20000     /* a stream reset the stack could not take yet */
 #define SERVER_MMC_AGE_US 60000000      /* an unused file mapping is kept this long */
@@ -215,9 +214,13 @@ strm_ring_next(struct conn *cn)
 		strm_ring_add(cn, s);
 }
 
+static void strm_resp_wake(struct resp *r, void *arg);
+
 void
 server_enqueue(struct strm *s, struct resp *r)
 {
+	r->wake = strm_resp_wake;
+	r->wake_arg = s;
 	*s->rq_tail = r;
 	s->rq_tail = &r->next;
 	s->nresp++;
@@ -227,13 +230,18 @@ server_enqueue(struct strm *s, struct resp *r)
 }
 
 /*
- * A CGI response has output or has ended. Only watches change here, nothing is sent: the
- * caller (the program's pipe callback) must not see its response freed under it.
+ * A response's source (a CGI program) has output or has ended, or its head said "Connection:
+ * close". Only watches change here, nothing is sent: the caller (the program's pipe callback)
+ * must not see its response freed under it.
  */
-void
-server_resp_wake(struct strm *s)
+static void
+strm_resp_wake(struct resp *r, void *arg)
 {
+	struct strm *s = arg;
 	struct conn *cn = s->cn;
+
+	if (r->close)
+		server_close_after(s, 0);
 
 	if (cn->msg) {
 		if (s->rq != NULL)
@@ -319,7 +327,7 @@ strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, cons
 {
 	int reset = s->cn->msg && s->cn->tc->ops->reset_stream != NULL;
 
-	http_send_error(s, status, 1, !reset, raw, rawlen, note);
+	server_http_error(s, status, 1, !reset, raw, rawlen, note);
 	strm_give_up(s);
 }
 
@@ -434,7 +442,7 @@ strm_parse(struct strm *s, char *buf, size_t len)
 			s->chunk_total = 0;
 			http_chunked_init(&s->chunk);
 		}
-		http_handle(s, &req, &fr);
+		server_http_handle(s, &req, &fr);
 	}
 	return s->dead ? len : off;
 }
@@ -833,91 +841,40 @@ conn_rewatch(struct conn *cn)
 	}
 }
 
-/* A response whose body is produced as it goes (CGI) and has nothing more yet. */
-static int
-resp_waiting(const struct resp *r)
-{
-	return r->cgi != NULL && !cgi_finished(r->cgi);
-}
-
-/* It ended before its promised end (a CGI program killed or dead after its head). */
-static int
-resp_aborted(const struct resp *r)
-{
-	return r->cgi != NULL && cgi_aborted(r->cgi);
-}
-
-/* TCP: head, then the file by sendfile (or read and send), one response after the other. */
+/* TCP: the responses one after the other, each pulled from its head and body source. */
 static int
 conn_write_stream(struct conn *cn)
 {
 	struct strm *s = cn->st[0];
-	struct resp *r;
-	int rounds = 0, rc;
+	struct resp_sink k = { .tc = cn->tc, .sendfile = cn->use_sendfile, .scratch = srv.rbuf,
+	    .scratch_cap = sizeof(srv.rbuf) };
+	int rounds = 0;
 
 	cn->stalled = 0;
-	while (s != NULL && (r = s->rq) != NULL) {
-		size_t sent = 0;
+	while (s != NULL && s->rq != NULL) {
 		if (++rounds > SERVER_WRITE_ROUNDS)
 			return 0;
-		if (r->off < r->len) {
-			rc = tp_send(cn->tc, r->buf + r->off, r->len - r->off, NULL, &sent);
-			if (rc == TP_OK) {
-				r->off += sent;
-				if (r->cgi != NULL)
-					cgi_drained(r->cgi);
-			}
-		} else if (r->fd != -1 && r->foff < r->fend) {
-			size_t want = (size_t)(r->fend - r->foff);
-			if (want > SERVER_SENDFILE_MAX)
-				want = SERVER_SENDFILE_MAX;
-			if (r->nthr > 0) {
-				uint64_t wait;
-				if ((want = throttle_allow(r, want, server_now_us(), &wait)) == 0) {
-					cn->stalled = 1;
-					conn_throttled(cn, wait);
-					return 0;
-				}
-			}
-			if (cn->use_sendfile) {
-				rc = tp_sendfile(cn->tc, r->fd, &r->foff, want, &sent);
-			} else {
-				ssize_t n;
-				if (want > sizeof(srv.rbuf))
-					want = sizeof(srv.rbuf);
-				n = pread(r->fd, srv.rbuf, want, r->foff);
-				if (n <= 0) {
-					conn_free(cn);
-					return -1;
-				}
-				rc = tp_send(cn->tc, srv.rbuf, (size_t)n, NULL, &sent);
-				if (rc == TP_OK)
-					r->foff += (off_t)sent;
-			}
-			if (rc == TP_OK && sent == 0) {
-				conn_free(cn); /* the file shrank: the promised length cannot be kept */
-				return -1;
-			}
-			throttle_take(r, sent);
-			r->body_sent += sent;
-		} else if (resp_aborted(r)) {
-			/* What went out is all there is: closing tells the client it is incomplete. */
-			conn_free(cn);
-			return -1;
-		} else if (resp_waiting(r)) {
+		switch (resp_pull(s->rq, &k)) {
+		case RESP_RETRY:
+			return 0;
+		case RESP_WAIT:
 			cn->stalled = 1;
+			if (k.wait_us != 0)
+				conn_throttled(cn, k.wait_us);
 			return 0;
-		} else {
-			strm_resp_done(s);
-			continue;
-		}
-		if (rc == TP_RETRY)
-			return 0;
-		if (rc != TP_OK) {
+		case RESP_ABORT:
+			/* What went out is all there is: closing tells the client it is incomplete. */
+		case RESP_ERROR:
 			conn_free(cn);
 			return -1;
+		case RESP_END:
+			if (k.moved > 0)
+				cn->last_us = server_now_us();
+			strm_resp_done(s);
+			break;
+		default:
+			cn->last_us = server_now_us();
 		}
-		cn->last_us = server_now_us();
 	}
 	return 0;
 }
@@ -931,52 +888,24 @@ conn_write_stream(struct conn *cn)
 static int
 conn_build(struct conn *cn, struct strm *s)
 {
-	struct resp *r = s->rq;
-	size_t cap = srv.cf.msg_size, n;
+	struct resp_sink k = { .buf = cn->obuf, .cap = srv.cf.msg_size };
+	int rc = resp_pull(s->rq, &k);
 
-	cn->olen = 0;
 	cn->ostrm = s;
-	if (r->off < r->len) {
-		n = r->len - r->off < cap ? r->len - r->off : cap;
-		memcpy(cn->obuf, r->buf + r->off, n);
-		r->off += n;
-		cn->olen = n;
-		if (r->cgi != NULL)
-			cgi_drained(r->cgi);
-	}
-	if (r->fd != -1 && r->foff < r->fend && cn->olen < cap) {
-		size_t want = cap - cn->olen;
-		ssize_t got;
-		if ((off_t)want > r->fend - r->foff)
-			want = (size_t)(r->fend - r->foff);
-		if (r->nthr > 0) {
-			uint64_t wait;
-			want = throttle_allow(r, want, server_now_us(), &wait);
-			if (want == 0) {
-				conn_throttled(cn, wait);
-				return cn->olen > 0 ? 0 : 1;
-			}
-		}
-		if (r->mm != NULL)
-			got = mmc_copy(r->mm, cn->obuf + cn->olen, r->foff, want) == 0 ?
-			    (ssize_t)want : -1;
-		else
-			got = pread(r->fd, cn->obuf + cn->olen, want, r->foff);
-		if (got <= 0)
-			return -1; /* the file shrank: the promised length cannot be kept */
-		throttle_take(r, (size_t)got);
-		r->foff += got;
-		r->body_sent += (uint64_t)got;
-		cn->olen += (size_t)got;
-	}
-	if (r->off >= r->len && (r->fd == -1 || r->foff >= r->fend)) {
-		if (resp_aborted(r))
-			return cn->olen > 0 ? 0 : -1;
-		if (resp_waiting(r))
-			return cn->olen > 0 ? 0 : 1;
+	cn->olen = k.len;
+	if (k.wait_us != 0)
+		conn_throttled(cn, k.wait_us);
+	switch (rc) {
+	case RESP_END:
 		strm_resp_done(s);
+		return 0;
+	case RESP_WAIT:
+		return cn->olen > 0 ? 0 : 1;
+	case RESP_ABORT:
+		return -1;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 /* The ring's head stream has nothing to send now: out of the ring until it has. */
@@ -1472,22 +1401,21 @@ server_watch_all(char *err, size_t errlen)
 	return 0;
 }
 
-/* Workers share listening sockets by inheriting them: a kernel socket can be shared, one
- * usrsctp stack (threads) or one one-to-many socket (one receive queue) cannot. */
+/* Each worker serves on a listening socket of its own, bound to the same port (SO_REUSEPORT):
+ * the transport must say it can (TP_CAP_FORK). A usrsctp stack (threads) does not survive a
+ * fork, and one one-to-many socket has one receive queue for all associations. */
 static int
 server_workers_check(char *err, size_t errlen)
 {
+	const struct tp_type *t;
 	size_t i;
 
 	if (srv.cf.workers <= 1)
 		return 0;
 	for (i = 0; i < srv.cf.nlistens; i++)
-		if (strcmp(srv.cf.listens[i].type, "usrsctp") == 0 ||
-		    strcmp(srv.cf.listens[i].type, "sctp1m") == 0) {
-			snprintf(err, errlen, "--workers %u: %s listens in one process only (%s)",
-			    srv.cf.workers, srv.cf.listens[i].type,
-			    srv.cf.listens[i].type[0] == 'u' ? "its stack's threads do not fork" :
-			    "one socket, one receive queue for all associations");
+		if ((t = tp_type_find(srv.cf.listens[i].type)) != NULL && !(t->caps & TP_CAP_FORK)) {
+			snprintf(err, errlen, "--workers %u: %s listens in one process only (its "
+			    "listener cannot be shared by processes)", srv.cf.workers, t->name);
 			return -1;
 		}
 	return 0;

@@ -13,6 +13,7 @@
 #include "ev.h"
 #include "http.h"
 #include "tp.h"
+#include "resp.h"
 
 #define SERVER_SOFTWARE "sctphttpd/" PACKAGE_VERSION
 #define SERVER_PPID_HTTP 63          /* draft-sctpapps-http-over-sctp: PPID of HTTP data */
@@ -39,7 +40,7 @@ struct config {
 	size_t nlistens;
 	char *logfile;                /* -l: access log, "-" = stdout, NULL = none */
 	int log_combined;             /* --log-format combined */
-	unsigned idle_timeout_s;      /* -T */
+	unsigned idle_timeout_s;      /* --idle-timeout */
 	unsigned request_timeout_s;   /* --request-timeout: header section must be complete */
 	unsigned linger_s;            /* after Connection: close on TCP, wait for the peer's FIN */
 	long max_conns;               /* --max-conns, 0 = from RLIMIT_NOFILE */
@@ -67,31 +68,7 @@ struct config {
 	uint64_t mmap_max;            /* --mmap-cache: bytes mapped at most, 0 = off */
 };
 
-#define RESP_THROTTLES 4
-
 struct cgi;
-struct mmc_ent;
-
-/* A queued response: head (with small bodies inline) then an optional file range; or a CGI
- * program's output, which grows in buf while the program runs. */
-struct resp {
-	struct resp *next;
-	char *buf;                    /* head, and the body when it is inline */
-	size_t len, off, cap;
-	int fd;                       /* file body, -1 when none */
-	off_t foff, fend;
-	uint64_t body_sent;           /* for the log */
-	int status;
-	int close;                    /* "Connection: close" went out with it */
-	char *log;                    /* preformatted access log line parts, or NULL */
-	size_t log_split;             /* bytes goes between log[..split] and log[split..] */
-	unsigned char thr[RESP_THROTTLES]; /* throttles it counts against */
-	unsigned nthr;
-	double thr_tokens;            /* its bucket, filled at its share of the throttle */
-	uint64_t thr_last;
-	struct cgi *cgi;              /* the program producing it, or NULL */
-	struct mmc_ent *mm;           /* SCTP: the body from the shared mapping, or NULL */
-};
 
 struct conn;
 
@@ -128,17 +105,30 @@ uint64_t server_now_us(void);
 struct ev_loop *server_loop(void);
 const char *server_local(const struct strm *s);  /* the listener's address:port */
 uint16_t server_stream_id(const struct strm *s);
-void server_resp_wake(struct strm *s);          /* a response has more to send, or is done */
 
 /* server_http.c: requests to responses */
-void http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr);
-void http_send_error(struct strm *s, int status, int minor_version, int close, const char *raw,
-    size_t rawlen, const char *note);
-struct resp *resp_new(void);
-void resp_free(struct resp *r);
-const char *http_date_now(void);
-const char *http_status_text(int status);
-int http_error_resp(struct resp *r, int status, int minor_version, int close);
+void server_http_handle(struct strm *s, const struct http_request *req,
+    const struct http_framing *fr);
+void server_http_error(struct strm *s, int status, int minor_version, int close,
+    const char *raw, size_t rawlen, const char *note);
+
+/* head.c: our response heads and error pages */
+#define HEAD_MAX 2048 /* our own header section; the longest part is Location */
+struct head_out {
+	int status;
+	int minor;           /* the request's HTTP/1.x, for "Connection: keep-alive" in 1.0 */
+	int close;
+	const char *ctype;   /* NULL: no Content-Type */
+	uint64_t clen;
+	int has_clen;
+	const char *extra;   /* more header lines, each ending in CRLF, or NULL */
+};
+const char *head_status_text(int status);
+const char *head_date_now(void);
+int head_format(const struct head_out *o, char *buf, size_t cap);
+int head_error_body(char *body, size_t cap, int status, const char *note);
+int head_error_page(int status, int minor_version, int close, char *out, size_t cap,
+    size_t *body_len);
 
 /* server_ranges.c: Range and multipart/byteranges */
 enum http_range_result range_request(const struct http_request *req, uint64_t size,
@@ -164,10 +154,8 @@ int match_pattern(const char *pattern, const char *path);
 /* throttle.c: -t FILE */
 int throttle_load(const char *path, char *err, size_t errlen);
 void throttle_free_all(void);
-int throttle_attach(struct resp *r, const char *path);   /* -1: below a MIN, answer 503 */
-void throttle_detach(struct resp *r);
-size_t throttle_allow(struct resp *r, size_t want, uint64_t now, uint64_t *wait_us);
-void throttle_take(struct resp *r, size_t n);
+/* r's body source wrapped in the throttles path falls under; -1: below a MIN, answer 503 */
+int throttle_attach(struct resp *r, const char *path);
 
 /* cgi.c: -c PATTERN */
 #define CGI_LEN_CHUNKED UINT64_MAX    /* clen of chunked content: until cgi_body_end */
@@ -176,17 +164,12 @@ int cgi_start(struct strm *s, const struct http_request *req, const char *path,
 void cgi_body(struct cgi *c, const char *data, size_t n);
 void cgi_body_end(struct cgi *c);
 void cgi_refuse(struct cgi *c, int status);
-void cgi_drained(struct cgi *c);
-int cgi_finished(const struct cgi *c);
-int cgi_aborted(const struct cgi *c);
-void cgi_free(struct cgi *c);
 void cgi_reap(void);
 
 /* mmc.c: the mmap cache (--mmap-cache) */
 void mmc_init(uint64_t max);
-struct mmc_ent *mmc_get(int fd, const struct stat *st);
-void mmc_put(struct mmc_ent *e);
-int mmc_copy(struct mmc_ent *e, void *dst, off_t off, size_t len);
+/* The file's bytes [off, end) from its shared mapping, owning fd; NULL: not mapped, read it. */
+struct resp_src *mmc_src(int fd, const struct stat *st, off_t off, off_t end);
 void mmc_expire(uint64_t age_us);
 void mmc_stats(uint64_t *bytes, unsigned *files);
 void mmc_free_all(void);
