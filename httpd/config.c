@@ -8,7 +8,7 @@
 #include "server.h"
 
 enum {
-	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR,
+	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR, OPT_ENCAP,
 	OPT_PPID0, OPT_NOSENDFILE, OPT_DAEMON, OPT_HELP, OPT_MAXLINE, OPT_MAXHEAD, OPT_PIPELINE,
 	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_CGIMAX, OPT_NOLIST, OPT_LISTMAX, OPT_WORKERS, OPT_MMAP,
 };
@@ -40,6 +40,7 @@ static const struct option config_longopts[] = {
 	{ "sctp-msg-size", required_argument, NULL, OPT_MSGSIZE },
 	{ "udp-port", required_argument, NULL, OPT_UDP },
 	{ "udp-remote-port", required_argument, NULL, OPT_UDPR },
+	{ "sctp-udp-remote-port", required_argument, NULL, OPT_ENCAP },
 	{ "accept-ppid0", no_argument, NULL, OPT_PPID0 },
 	{ "no-sendfile", no_argument, NULL, OPT_NOSENDFILE },
 	{ "max-line", required_argument, NULL, OPT_MAXLINE },
@@ -69,6 +70,8 @@ config_usage(FILE *f)
 	    "                           e.g. sctp:127.0.0.1,127.0.0.2:80  usrsctp:[::1]:8080\n"
 	    "  --udp-port N             usrsctp: local UDP encapsulation port (default 9899)\n"
 	    "  --udp-remote-port N      usrsctp: peers' UDP encapsulation port (default 9899)\n"
+	    "  --sctp-udp-remote-port N sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to peers' port N\n"
+	    "                           (the local port is sysctl net.sctp.udp_port; Linux >= 5.11)\n"
 	    "  --sctp-streams L         streams per association, in and out (default %d)\n"
 	    "  --sctp-msg-size BYTES    HTTP data per SCTP user message (default %d, max %d)\n"
 	    "  --accept-ppid0           take PPID 0 as HTTP too (testing with generic tools)\n"
@@ -336,9 +339,11 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 		return 0;
 	case OPT_UDP:
 	case OPT_UDPR:
+	case OPT_ENCAP:
 		if (config_num(arg, 1, 65535, &v) == -1)
 			goto badnum;
-		*(ch == OPT_UDP ? &cf->udp_port : &cf->udp_remote_port) = (uint16_t)v;
+		*(ch == OPT_UDP ? &cf->udp_port : ch == OPT_UDPR ? &cf->udp_remote_port :
+		    &cf->encap_port) = (uint16_t)v;
 		return 0;
 	case OPT_PPID0:
 		cf->ppid0 = 1;

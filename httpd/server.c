@@ -1402,6 +1402,7 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 	o.backlog = 4096;
 	o.udp_port = srv.cf.udp_port;
 	o.udp_remote_port = srv.cf.udp_remote_port;
+	o.encap_port = srv.cf.encap_port;
 	o.reuseport = srv.cf.workers > 1;
 	if ((l = tp_listen(type, addr, &o, err, errlen)) == NULL)
 		return -1;

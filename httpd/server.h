@@ -47,6 +47,7 @@ struct config {
 	size_t msg_size;              /* --sctp-msg-size */
 	unsigned pipeline_max;        /* responses queued per stream before reading pauses */
 	uint16_t udp_port, udp_remote_port; /* usrsctp encapsulation */
+	uint16_t encap_port; /* kernel SCTP in UDP: peers' port (RFC 6951), 0 = none */
 	int ppid0;                    /* --accept-ppid0: PPID 0 counts as HTTP too (testing only) */
 	int sendfile;                 /* 0 with --no-sendfile */
 	int daemon;                   /* --daemon; -D keeps the default, foreground */

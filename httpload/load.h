@@ -277,6 +277,7 @@ struct load_opts {
 	int path_max_retrans;    /* 0: the stack's */
 	const char *local;       /* --local: addresses to bind first */
 	unsigned udp_port, udp_remote_port;
+	unsigned encap_port;     /* --sctp-udp-remote-port: kernel SCTP in UDP */
 	int accept_ppid0;        /* --accept-ppid0 */
 	unsigned threads;
 	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */

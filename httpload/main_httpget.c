@@ -26,6 +26,8 @@ static const char usage[] =
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N      SCTP streams to ask for (default: one per URL)\n"
 "  --udp-encaps-port N   usrsctp: local UDP port; --udp-port N: the server's\n"
+"  --sctp-udp-remote-port N   sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to the server's\n"
+"                   UDP port N (the local one is sysctl net.sctp.udp_port; Linux >= 5.11)\n"
 "  --accept-ppid0   SCTP: take data with PPID 0 as HTTP too (generic servers), not only 63\n"
 "  -h, --help  -V, --version\n"
 "Several URLs must name one server: they go on one connection or association, one per\n"
@@ -280,7 +282,7 @@ get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
 int
 main(int argc, char **argv)
 {
-	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_PPID0, O_JSON };
+	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_ENCAP, O_PPID0, O_JSON };
 	static const struct option lopts[] = {
 		{ "fail", no_argument, NULL, 'f' },
 		{ "silent", no_argument, NULL, 's' },
@@ -295,6 +297,7 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, O_STREAMS },
 		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
 		{ "udp-port", required_argument, NULL, O_UDPR },
+		{ "sctp-udp-remote-port", required_argument, NULL, O_ENCAP },
 		{ "accept-ppid0", no_argument, NULL, O_PPID0 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -337,6 +340,7 @@ main(int argc, char **argv)
 		case O_STREAMS:
 		case O_UDPL:
 		case O_UDPR:
+		case O_ENCAP:
 			v = strtol(optarg, &end, 10);
 			if (*end != '\0' || v < 1 || v > 65535)
 				get_die(2, "bad number '%s'", optarg);
@@ -344,8 +348,10 @@ main(int argc, char **argv)
 				streams = v;
 			else if (ch == O_UDPL)
 				so.tp.udp_port = (uint16_t)v;
-			else
+			else if (ch == O_UDPR)
 				so.tp.udp_remote_port = (uint16_t)v;
+			else
+				so.tp.encap_port = (uint16_t)v;
 			break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("httpget %s\n", PACKAGE_VERSION); return 0;
