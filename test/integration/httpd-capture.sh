@@ -74,7 +74,7 @@ ok $? "tshark wrote the capture ($(stat -c %s "$tmp/cap.pcapng" 2>/dev/null) byt
 
 # Every DATA chunk: direction, TSN, stream, PPID, payload (hex), as tshark reads them. A packet
 # may bundle several chunks: the values come space-separated, in chunk order.
-tshark -r "$tmp/cap.pcapng" -Y sctp.data_sid -T fields -E aggregator=' ' -e sctp.srcport \
+tshark -r "$tmp/cap.pcapng" -o sctp.reassembly:FALSE -Y sctp.data_sid -T fields -E aggregator=' ' -e sctp.srcport \
     -e sctp.data_tsn -e sctp.data_sid -e sctp.data_payload_proto_id -e data.data \
     >"$tmp/data.txt" 2>"$tmp/tsr.err"
 ok $? "tshark decodes the DATA chunks ($(wc -l <"$tmp/data.txt") packets)"
