@@ -1418,6 +1418,7 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 	srv.nlspec++;
 	srv.ls[srv.nls++] = l;
 	fprintf(stderr, "sctphttpd: listening on %s %s\n", type, l->local);
+	altsvc_listener(type, l->local);
 	return 0;
 }
 

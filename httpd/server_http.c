@@ -151,6 +151,7 @@ http_queue_raw(struct strm *s, const struct http_request *req, const struct http
 		goto oom;
 	if ((hl = http_head(o, head, sizeof(head))) < 0)
 		goto oom;
+	hl = altsvc_head(s, head, hl, sizeof(head));
 	if (head_only)
 		blen = 0;
 	if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
@@ -406,6 +407,7 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 	o.has_clen = 1;
 	if ((r = resp_new()) == NULL || (hl = http_head(&o, head, sizeof(head))) < 0)
 		goto oom;
+	hl = altsvc_head(s, head, hl, sizeof(head));
 	if (head_only || len <= SERVER_INLINE_BODY) {
 		size_t blen = head_only ? 0 : (size_t)len, got = 0;
 		if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
