@@ -1331,6 +1331,7 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 	o.backlog = 4096;
 	o.udp_port = srv.cf.udp_port;
 	o.udp_remote_port = srv.cf.udp_remote_port;
+	o.encap_port = srv.cf.encap_port;
 	o.reuseport = srv.cf.workers > 1;
 	if ((l = tp_listen(type, addr, &o, err, errlen)) == NULL)
 		return -1;
@@ -1346,6 +1347,7 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 	srv.nlspec++;
 	srv.ls[srv.nls++] = l;
 	fprintf(stderr, "sctphttpd: listening on %s %s\n", type, l->local);
+	altsvc_listener(type, l->local);
 	return 0;
 }
 

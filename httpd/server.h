@@ -48,6 +48,7 @@ struct config {
 	size_t msg_size;              /* --sctp-msg-size */
 	unsigned pipeline_max;        /* responses queued per stream before reading pauses */
 	uint16_t udp_port, udp_remote_port; /* usrsctp encapsulation */
+	uint16_t encap_port; /* kernel SCTP in UDP: peers' port (RFC 6951), 0 = none */
 	int ppid0;                    /* --accept-ppid0: PPID 0 counts as HTTP too (testing only) */
 	int sendfile;                 /* 0 with --no-sendfile */
 	int daemon;                   /* --daemon; -D keeps the default, foreground */
@@ -60,6 +61,7 @@ struct config {
 	unsigned cgi_timeout_s;       /* --cgi-timeout: a script is killed after it */
 	uint64_t cgi_max_body;        /* --cgi-max-body: request content for a script (413) */
 	unsigned cgi_max;             /* --cgi-max: scripts running at once (503 beyond) */
+	long alt_svc_ma;              /* --alt-svc MA: advertise SCTP on TCP, -1 = off */
 	int listings;                 /* 0 with --no-listings */
 	size_t listing_max;           /* --listing-max: entries read per listing at most */
 	long max_age;                 /* -M: Cache-Control max-age of files, -1 = none */
@@ -135,6 +137,10 @@ enum http_range_result range_request(const struct http_request *req, uint64_t si
     struct http_range *r, size_t max, size_t *n);
 char *range_multipart(int fd, uint64_t size, const char *ctype, const struct http_range *rg,
     size_t n, char *ctype_out, size_t ctype_cap, size_t *blen);
+
+/* altsvc.c: --alt-svc, the SCTP listeners advertised on TCP responses */
+void altsvc_listener(const char *type, const char *local);
+int altsvc_head(const struct strm *s, char *head, int hl, size_t cap);
 
 /* server_file.c: the document root */
 int file_root_open(const char *dir, char *err, size_t errlen);

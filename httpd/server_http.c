@@ -38,6 +38,7 @@ serve_queue_raw(struct strm *s, const struct http_request *req, const struct hea
 		goto oom;
 	if ((hl = head_format(o, head, sizeof(head))) < 0)
 		goto oom;
+	hl = altsvc_head(s, head, hl, sizeof(head));
 	if (head_only)
 		blen = 0;
 	if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
@@ -130,21 +131,26 @@ serve_redirect_dir(struct strm *s, const struct http_request *req, const char *p
 	char extra[HEAD_MAX / 2], enc[HEAD_MAX / 4];
 	const char *host, *local = server_local(s), *port = strrchr(local, ':');
 	size_t host_len = 0;
-	int n;
+	int n, port_len;
 
 	if (port != NULL && strchr(port, ']') != NULL)
 		port = NULL;
 	if (http_request_host(req, &host, &host_len) == -1 || host == NULL || host_len == 0) {
 		host = local;
 		host_len = port != NULL ? (size_t)(port - local) : strlen(local);
+	} else if (server_is_msg(s)) {
+		/* SCTP: the origin's port as the client named it, not the SCTP listener's: an
+		 * "http" URI's authority is the TCP origin's (the draft's Discovery section) */
+		port = host[host_len] == ':' ? host + host_len : NULL;
 	}
-	if (port != NULL && strcmp(port, ":80") == 0)
+	if (port != NULL && strncmp(port, ":80", 3) == 0 && (port[3] < '0' || port[3] > '9'))
 		port = NULL;
+	port_len = port != NULL ? 1 + (int)strspn(port + 1, "0123456789") : 0;
 	n = -1;
 	/* the decoded path again as a URL path: sub-delims, ':', '@' and '/' as they are */
 	if (file_url_encode(path, "!$&'()*+,;=:@/", enc, sizeof(enc)) >= 0)
-		n = snprintf(extra, sizeof(extra), "Location: http://%.*s%s%s/%s%.*s\r\n",
-		    (int)host_len, host, port != NULL ? port : "", enc, req->query ? "?" : "",
+		n = snprintf(extra, sizeof(extra), "Location: http://%.*s%.*s%s/%s%.*s\r\n",
+		    (int)host_len, host, port_len, port != NULL ? port : "", enc, req->query ? "?" : "",
 		    req->query ? (int)req->query_len : 0, req->query ? req->query : "");
 	if (n < 0 || (size_t)n >= sizeof(extra)) {
 		serve_error_page(s, req, 414, conn_close, NULL, head_only);
@@ -242,6 +248,7 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 	o.has_clen = 1;
 	if ((r = resp_new()) == NULL || (hl = head_format(&o, head, sizeof(head))) < 0)
 		goto oom;
+	hl = altsvc_head(s, head, hl, sizeof(head));
 	if (head_only || len <= SERVER_INLINE_BODY) {
 		size_t blen = head_only ? 0 : (size_t)len, got = 0;
 		if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)

@@ -80,6 +80,7 @@ struct sess_opts {
 	unsigned max_piped;      /* outstanding calls per stream (1: no pipelining) */
 	uint64_t timeout_us;     /* no progress for this long: LOAD_E_CLIENT_TIMO (0: never) */
 	int accept_ppid0;        /* --accept-ppid0: PPID 0 counts as HTTP too, not only 63 */
+	struct tp_conn *conn;    /* set: connected already (httpget --proto auto), taken over */
 };
 
 struct sess *sess_new(struct ev_loop *loop, const struct sess_opts *o,
@@ -105,6 +106,14 @@ uint64_t sess_t_up(const struct sess *s);
 struct tp_conn *sess_conn(struct sess *s);
 enum load_err sess_classify(const char *err); /* a transport's error text: its class */
 const char *load_err_name(enum load_err e);
+
+/* ---- happy.c: httpget --proto auto, Alt-Svc "http/1.1+sctp" and the transport race ---- */
+const char *happy_cache_path(const char *given, char *buf, size_t cap);
+void happy_learn(const char *cache, const char *origin, const char *head, size_t len,
+    int verbose);
+int happy_connect(struct ev_loop *loop, const char *cache, const char *origin,
+    const struct tp_opts *o, uint64_t timeout_us, int verbose, const char **proto,
+    struct tp_conn **conn, char *alt_used, size_t alt_cap, char *err, size_t errlen);
 
 /* ---- hist.c: log-linear latency histogram (HdrHistogram-style), values in us ---- */
 
@@ -277,6 +286,7 @@ struct load_opts {
 	int path_max_retrans;    /* 0: the stack's */
 	const char *local;       /* --local: addresses to bind first */
 	unsigned udp_port, udp_remote_port;
+	unsigned encap_port;     /* --sctp-udp-remote-port: kernel SCTP in UDP */
 	int accept_ppid0;        /* --accept-ppid0 */
 	unsigned threads;
 	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */

@@ -50,6 +50,8 @@ struct tp_opts {
 	int backlog;               /* listen backlog (default 511) */
 	uint16_t udp_port;         /* usrsctp: local UDP encapsulation port (default 9899) */
 	uint16_t udp_remote_port;  /* usrsctp: peer's UDP encapsulation port (default 9899) */
+	uint16_t encap_port;       /* kernel sctp: peer's UDP encapsulation port (RFC 6951; the
+	                            * local one is sysctl net.sctp.udp_port); 0 = plain SCTP */
 	int frame_hdr;             /* framed types: length prefix size, 2 (RFC 4571) or 4 (default) */
 	const char *local;         /* connect: local address(es) to bind first, "a,b" (NULL = any) */
 	int reuseport;             /* listen: SO_REUSEPORT, several processes on one port (tcp, sctp) */
