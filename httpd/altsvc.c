@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server.h"
+#include "altsvc.h"
+#include "httpd.h"
 
 #define ALTSVC_MAX 8
 #define ALTSVC_LEN 512
@@ -67,7 +68,7 @@ altsvc_build(unsigned ma)
 void
 altsvc_listener(const char *type, const char *local)
 {
-	const struct config *cf = server_config();
+	const struct config *cf = httpd_config();
 	const char *colon = strrchr(local, ':');
 	unsigned port, i;
 	uint16_t udp;
@@ -95,11 +96,11 @@ altsvc_listener(const char *type, const char *local)
  * Alt-Svc line inserted before that empty line on TCP. Returns the new length (hl when
  * nothing is added or it does not fit). */
 int
-altsvc_head(const struct strm *s, char *head, int hl, size_t cap)
+altsvc_head(int msg, char *head, int hl, size_t cap)
 {
 	size_t n = strlen(altsvc.line);
 
-	if (n == 0 || hl < 4 || server_is_msg(s) || (size_t)hl + n > cap ||
+	if (n == 0 || hl < 4 || msg || (size_t)hl + n > cap ||
 	    memcmp(head + hl - 4, "\r\n\r\n", 4) != 0)
 		return hl;
 	memcpy(head + hl - 2, altsvc.line, n);

@@ -1,5 +1,6 @@
-/* cgi.c: CGI/1.1 (RFC 3875): fork and exec with an environment built from scratch, the request
- * content on stdin and the output through non-blocking pipes on the event loop, a time limit. */
+/* cgi.c: CGI/1.1 (RFC 3875), one concern: fork and exec with an environment built from scratch,
+ * the request content on stdin, the output through non-blocking pipes on the event loop as its
+ * response's body source, a time limit. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,7 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "cgi.h"
+#include "ev.h"
+#include "head.h"
+#include "http.h"
+#include "httpd.h"
+#include "log.h"
+#include "resp.h"
+#include "server_file.h"
+#include "tp.h"
 
 #define CGI_HEAD_MAX 16384          /* the script's header section */
 #define CGI_OUT_HIGH (256u * 1024)  /* output waiting for the client: stop reading the script */
@@ -20,7 +29,7 @@
 struct cgi {
 	struct resp_src src;        /* the body source of its response r */
 	struct cgi *next;           /* all running scripts, for the reaper */
-	struct strm *s;
+	struct cgi **body_slot;     /* the caller's pointer to it while it takes request content */
 	struct resp *r;
 	char *out;                  /* its output as the response goes: out[off..len) to send */
 	size_t out_len, out_off, out_cap;
@@ -48,7 +57,7 @@ static void
 cgi_close_fd(int *fd)
 {
 	if (*fd != -1) {
-		ev_fd_del(server_loop(), *fd);
+		ev_fd_del(httpd_loop(), *fd);
 		close(*fd);
 		*fd = -1;
 	}
@@ -63,11 +72,11 @@ cgi_free(struct cgi *c)
 		return;
 	if (!c->exited)
 		kill(-c->pid, SIGKILL); /* the client is gone: so is the work done for it */
-	ev_timer_stop(server_loop(), &c->timer);
+	ev_timer_stop(httpd_loop(), &c->timer);
 	cgi_close_fd(&c->in_fd);
 	cgi_close_fd(&c->out_fd);
-	if (c->s != NULL && c->s->body_cgi == c)
-		c->s->body_cgi = NULL;
+	if (c->body_slot != NULL && *c->body_slot == c)
+		*c->body_slot = NULL;
 	for (pp = &cgi_list; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
@@ -256,9 +265,9 @@ cgi_out_watch(struct cgi *c)
 	if (c->out_fd == -1)
 		return;
 	if (c->out_len - c->out_off < CGI_OUT_HIGH)
-		ev_fd_set(server_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
+		ev_fd_set(httpd_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
 	else
-		ev_fd_set(server_loop(), c->out_fd, 0, NULL, NULL);
+		ev_fd_set(httpd_loop(), c->out_fd, 0, NULL, NULL);
 }
 
 /* The source's pull: what the program wrote so far; its end once it is done. */
@@ -374,7 +383,7 @@ cgi_in_ev(struct ev_loop *loop, int fd, unsigned events, void *arg)
 	if (c->body_left == 0)
 		cgi_close_fd(&c->in_fd); /* EOF on the script's stdin */
 	else
-		ev_fd_set(server_loop(), c->in_fd, 0, NULL, NULL);
+		ev_fd_set(httpd_loop(), c->in_fd, 0, NULL, NULL);
 }
 
 /* Request content from the client, in order. */
@@ -398,9 +407,9 @@ cgi_body(struct cgi *c, const char *data, size_t n)
 		memcpy(c->body + c->body_len, data, n);
 		c->body_len += n;
 	}
-	cgi_in_ev(server_loop(), c->in_fd, EV_WRITE, c);
+	cgi_in_ev(httpd_loop(), c->in_fd, EV_WRITE, c);
 	if (c->in_fd != -1 && c->body_off < c->body_len)
-		ev_fd_set(server_loop(), c->in_fd, EV_WRITE, cgi_in_ev, c);
+		ev_fd_set(httpd_loop(), c->in_fd, EV_WRITE, cgi_in_ev, c);
 }
 
 /* Chunked content ended: EOF on the program's stdin once what waits is written. */
@@ -432,7 +441,7 @@ cgi_check(struct cgi *c)
 	if (c->done || !c->out_eof || !c->exited)
 		return;
 	c->done = 1;
-	ev_timer_stop(server_loop(), &c->timer);
+	ev_timer_stop(httpd_loop(), &c->timer);
 	cgi_close_fd(&c->in_fd);
 	if (!c->head_done) {
 		/* Nothing went out yet: an error response instead. */
@@ -545,11 +554,11 @@ cgi_env_free(struct cgi_env *e)
 
 /* RFC 3875 section 4.1, and nothing of the server's own environment but a fixed PATH. */
 static void
-cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
+cgi_env_build(struct cgi_env *e, const struct httpd_origin *from, const struct http_request *req,
     const char *script_name, uint64_t clen)
 {
 	char name[128], num[32];
-	const char *host, *local = server_local(s), *colon;
+	const char *host, *local = from->local, *colon;
 	size_t host_len, i, j;
 	const struct http_header *h;
 
@@ -563,8 +572,8 @@ cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
 	cgi_env_add(e, "REQUEST_METHOD", req->method, req->method_len);
 	cgi_env_str(e, "SCRIPT_NAME", script_name);
 	cgi_env_add(e, "QUERY_STRING", req->query ? req->query : "", req->query ? req->query_len : 0);
-	cgi_env_str(e, "REMOTE_ADDR", server_peer(s));
-	cgi_env_str(e, "REMOTE_HOST", server_peer(s));
+	cgi_env_str(e, "REMOTE_ADDR", from->peer);
+	cgi_env_str(e, "REMOTE_HOST", from->peer);
 	/* SERVER_NAME: the Host asked for, else the listener's address; SERVER_PORT: ours. */
 	colon = strrchr(local, ':');
 	if (colon != NULL && strrchr(local, ']') > colon)
@@ -582,9 +591,9 @@ cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)clen);
 		cgi_env_str(e, "CONTENT_LENGTH", num);
 	}
-	if (server_is_msg(s)) {
+	if (from->msg) {
 		/* Not in RFC 3875: the SCTP stream the request came on, for scripts that care. */
-		snprintf(num, sizeof(num), "%u", (unsigned)server_stream_id(s));
+		snprintf(num, sizeof(num), "%u", (unsigned)from->stream);
 		cgi_env_str(e, "SCTP_STREAM", num);
 	}
 	for (i = 0; i < req->num_headers; i++) {
@@ -648,8 +657,9 @@ cgi_child(int in, int out, const char *dir, const char *prog, char *const *argv,
  * status to answer instead.
  */
 int
-cgi_start(struct strm *s, const struct http_request *req, const char *path,
-    const char *script_name, const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
+cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
+    const struct http_request *req, const char *path, const char *script_name,
+    const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
 {
 	char abs[PATH_MAX + 8], dir[PATH_MAX + 8], *slash, *argv[2];
 	struct cgi_env env;
@@ -663,7 +673,7 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 		return 414;
 	/* Each program is forked before its content arrives: without a bound, connections that
 	 * never send it hold a process each. */
-	if (cgi_running >= server_config()->cgi_max)
+	if (cgi_running >= httpd_config()->cgi_max)
 		return 503;
 	snprintf(dir, sizeof(dir), "%s", abs);
 	if ((slash = strrchr(dir, '/')) != NULL)
@@ -672,7 +682,7 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 		return 503;
 	c->src.ops = &cgi_ops;
 	c->in_fd = c->out_fd = -1;
-	c->s = s;
+	c->body_slot = body_slot;
 	c->r = r;
 	c->minor = req->minor_version;
 	c->close = conn_close;
@@ -680,7 +690,7 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 	c->body_left = clen;
 	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1)
 		goto nofd;
-	cgi_env_build(&env, s, req, script_name, clen);
+	cgi_env_build(&env, from, req, script_name, clen);
 	argv[0] = strrchr(abs, '/') + 1;
 	argv[1] = NULL;
 	pid = fork();
@@ -702,13 +712,13 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 	cgi_running++;
 	r->src = &c->src;
 	r->status = 200;
-	ev_timer_start(server_loop(), &c->timer,
-	    (uint64_t)server_config()->cgi_timeout_s * 1000000, cgi_timeout, c);
+	ev_timer_start(httpd_loop(), &c->timer,
+	    (uint64_t)httpd_config()->cgi_timeout_s * 1000000, cgi_timeout, c);
 	if (clen > 0)
-		s->body_cgi = c;
+		*body_slot = c;
 	else
 		cgi_close_fd(&c->in_fd);
-	ev_fd_set(server_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
+	ev_fd_set(httpd_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
 	return 0;
 nofd:
 	if (in[0] != -1) {

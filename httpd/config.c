@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "config.h"
+#include "http.h"
 
 enum {
 	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR, OPT_ENCAP,

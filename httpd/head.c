@@ -4,7 +4,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "server.h"
+#include "head.h"
+#include "http.h"
+#include "httpd.h"
 
 const char *
 head_status_text(int status)

@@ -8,7 +8,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "httpd.h"
+#include "mmc.h"
+#include "resp.h"
+#include "tp.h"
 
 #define MMC_BUCKETS 1024
 
@@ -174,7 +177,7 @@ mmc_put(struct mmc_ent *e)
 		mmc_unmap(e);
 		return;
 	}
-	e->unused_since = server_now_us();
+	e->unused_since = httpd_now_us();
 	e->prev = mmc.lru_tail;
 	e->next = NULL;
 	if (mmc.lru_tail != NULL)
@@ -280,7 +283,7 @@ mmc_src(int fd, const struct stat *st, off_t off, off_t end)
 void
 mmc_expire(uint64_t age_us)
 {
-	uint64_t now = server_now_us();
+	uint64_t now = httpd_now_us();
 
 	while (mmc.lru_head != NULL && now - mmc.lru_head->unused_since >= age_us)
 		mmc_unmap(mmc.lru_head);

@@ -1,11 +1,43 @@
-/* server_http.c: one parsed request to one queued response (static files, listings, errors). */
+/* server_http.c: one parsed request to its responses (static files, listings, CGI, errors); it
+ * knows nothing of connections: the caller queues what it hands back. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "cgi.h"
+#include "altsvc.h"
+#include "head.h"
+#include "httpd.h"
+#include "log.h"
+#include "match.h"
+#include "mmc.h"
+#include "resp.h"
+#include "server_file.h"
+#include "server_http.h"
+#include "server_ranges.h"
+#include "throttle.h"
+
+/* r goes out after what is queued already. */
+static void
+serve_out(struct server_http_ctx *x, struct resp *r)
+{
+	if (x->nout < sizeof(x->out) / sizeof(x->out[0]))
+		x->out[x->nout++] = r;
+	else
+		resp_free(r); /* not reached: a request makes two responses at most */
+}
+
+/* Read no more requests, close after these: request_asked, the client said so. The first
+ * reason counts; the responses after it say "Connection: close". */
+static void
+serve_close(struct server_http_ctx *x, int request_asked)
+{
+	if (x->close == 0)
+		x->close = request_asked ? 1 : 2;
+	x->draining = 1;
+}
 
 static void
 serve_close_fd(int fd)
@@ -27,7 +59,7 @@ serve_line_len(const struct http_request *req)
 
 /* A response whose body (if any) is in memory. */
 static void
-serve_queue_raw(struct strm *s, const struct http_request *req, const struct head_out *o,
+serve_queue_raw(struct server_http_ctx *x, const struct http_request *req, const struct head_out *o,
     const char *body, size_t blen, int head_only, const char *raw, size_t rawlen)
 {
 	char head[HEAD_MAX];
@@ -38,7 +70,7 @@ serve_queue_raw(struct strm *s, const struct http_request *req, const struct hea
 		goto oom;
 	if ((hl = head_format(o, head, sizeof(head))) < 0)
 		goto oom;
-	hl = altsvc_head(s, head, hl, sizeof(head));
+	hl = altsvc_head(x->from.msg, head, hl, sizeof(head));
 	if (head_only)
 		blen = 0;
 	if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
@@ -58,26 +90,26 @@ serve_queue_raw(struct strm *s, const struct http_request *req, const struct hea
 			raw = "-";
 			rawlen = 1;
 		}
-		r->log = log_prepare(server_peer(s), req, raw, rawlen, o->status, &r->log_split);
+		r->log = log_prepare(x->from.peer, req, raw, rawlen, o->status, &r->log_split);
 	}
-	server_enqueue(s, r);
+	serve_out(x, r);
 	return;
 oom:
 	/* Nothing sensible can go out; closing keeps the byte stream in step. */
 	resp_free(r);
-	server_close_after(s, 0);
+	serve_close(x, 0);
 }
 
 static void
-serve_queue(struct strm *s, const struct http_request *req, const struct head_out *o,
+serve_queue(struct server_http_ctx *x, const struct http_request *req, const struct head_out *o,
     const char *body, size_t blen, int head_only)
 {
-	serve_queue_raw(s, req, o, body, blen, head_only, NULL, 0);
+	serve_queue_raw(x, req, o, body, blen, head_only, NULL, 0);
 }
 
 static void
-serve_error_page(struct strm *s, const struct http_request *req, int status, int conn_close,
-    const char *extra, int head_only)
+serve_error_page(struct server_http_ctx *x, const struct http_request *req, int status,
+    int conn_close, const char *extra, int head_only)
 {
 	char body[512];
 	struct head_out o = { 0 };
@@ -86,19 +118,19 @@ serve_error_page(struct strm *s, const struct http_request *req, int status, int
 	n = head_error_body(body, sizeof(body), status, NULL);
 	o.status = status;
 	o.minor = req ? req->minor_version : 1;
-	o.close = conn_close || server_draining(s);
+	o.close = conn_close || x->draining;
 	o.ctype = "text/html; charset=utf-8";
 	o.clen = (uint64_t)n;
 	o.has_clen = 1;
 	o.extra = extra;
-	serve_queue(s, req, &o, body, (size_t)n, head_only);
+	serve_queue(x, req, &o, body, (size_t)n, head_only);
 }
 
 /* A request that could not be parsed: no request to go by, so close after it. raw: its
  * first line as far as it came, for the log (escaped there); note: why, in the body. */
 void
-server_http_error(struct strm *s, int status, int minor_version, int conn_close, const char *raw,
-    size_t rawlen, const char *note)
+server_http_error(struct server_http_ctx *x, int status, int minor_version, int conn_close,
+    const char *raw, size_t rawlen, const char *note)
 {
 	size_t i;
 	char body[512];
@@ -108,14 +140,14 @@ server_http_error(struct strm *s, int status, int minor_version, int conn_close,
 	n = head_error_body(body, sizeof(body), status, note);
 	o.status = status;
 	o.minor = minor_version;
-	o.close = conn_close || server_draining(s);
+	o.close = conn_close || x->draining;
 	o.ctype = "text/html; charset=utf-8";
 	o.clen = (uint64_t)n;
 	o.has_clen = 1;
 	for (i = 0; raw != NULL && i < rawlen && i < 1024; i++)
 		if (raw[i] == '\r' || raw[i] == '\n')
 			break;
-	serve_queue_raw(s, NULL, &o, body, (size_t)n, 0, raw, i);
+	serve_queue_raw(x, NULL, &o, body, (size_t)n, 0, raw, i);
 }
 
 /*
@@ -125,11 +157,11 @@ server_http_error(struct strm *s, int status, int minor_version, int conn_close,
  * client elsewhere.
  */
 static void
-serve_redirect_dir(struct strm *s, const struct http_request *req, const char *path,
+serve_redirect_dir(struct server_http_ctx *x, const struct http_request *req, const char *path,
     int conn_close, int head_only)
 {
 	char extra[HEAD_MAX / 2], enc[HEAD_MAX / 4];
-	const char *host, *local = server_local(s), *port = strrchr(local, ':');
+	const char *host, *local = x->from.local, *port = strrchr(local, ':');
 	size_t host_len = 0;
 	int n, port_len;
 
@@ -138,7 +170,7 @@ serve_redirect_dir(struct strm *s, const struct http_request *req, const char *p
 	if (http_request_host(req, &host, &host_len) == -1 || host == NULL || host_len == 0) {
 		host = local;
 		host_len = port != NULL ? (size_t)(port - local) : strlen(local);
-	} else if (server_is_msg(s)) {
+	} else if (x->from.msg) {
 		/* SCTP: the origin's port as the client named it, not the SCTP listener's: an
 		 * "http" URI's authority is the TCP origin's (the draft's Discovery section) */
 		port = host[host_len] == ':' ? host + host_len : NULL;
@@ -153,14 +185,14 @@ serve_redirect_dir(struct strm *s, const struct http_request *req, const char *p
 		    (int)host_len, host, port_len, port != NULL ? port : "", enc, req->query ? "?" : "",
 		    req->query ? (int)req->query_len : 0, req->query ? req->query : "");
 	if (n < 0 || (size_t)n >= sizeof(extra)) {
-		serve_error_page(s, req, 414, conn_close, NULL, head_only);
+		serve_error_page(x, req, 414, conn_close, NULL, head_only);
 		return;
 	}
-	serve_error_page(s, req, 301, conn_close, extra, head_only);
+	serve_error_page(x, req, 301, conn_close, extra, head_only);
 }
 
 static void
-serve_file(struct strm *s, const struct http_request *req, const char *path, int fd,
+serve_file(struct server_http_ctx *x, const struct http_request *req, const char *path, int fd,
     const struct stat *st, int conn_close, int head_only)
 {
 	char lm[HTTP_DATE_LEN + 1], extra[768], head[HEAD_MAX], cache[128];
@@ -177,10 +209,10 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 		lm[0] = '\0';
 	elen = http_etag_format(st->st_mtime, size, etag, sizeof(etag));
 	cache[0] = '\0';
-	if (server_config()->max_age >= 0) {
+	if (httpd_config()->max_age >= 0) {
 		/* -M, as thttpd: how long caches may keep it, both ways of saying so. */
 		char exp[HTTP_DATE_LEN + 1];
-		long ma = server_config()->max_age;
+		long ma = httpd_config()->max_age;
 		if (http_date_format(time(NULL) + ma, exp, sizeof(exp)) == 0)
 			exp[0] = '\0';
 		snprintf(cache, sizeof(cache), "Cache-Control: max-age=%ld\r\nExpires: %s\r\n", ma, exp);
@@ -194,12 +226,12 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%s", lm, etag, cache);
 		o.status = 304;
 		o.ctype = NULL;
-		serve_queue(s, req, &o, NULL, 0, 1);
+		serve_queue(x, req, &o, NULL, 0, 1);
 		serve_close_fd(fd);
 		return;
 	case HTTP_COND_FAILED:
 		serve_close_fd(fd);
-		serve_error_page(s, req, 412, conn_close, NULL, head_only);
+		serve_error_page(x, req, 412, conn_close, NULL, head_only);
 		return;
 	case HTTP_COND_OK:
 		break;
@@ -211,7 +243,7 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 		snprintf(extra, sizeof(extra), "Content-Range: bytes */%llu\r\n",
 		    (unsigned long long)size);
 		serve_close_fd(fd);
-		serve_error_page(s, req, 416, conn_close, extra, head_only);
+		serve_error_page(x, req, 416, conn_close, extra, head_only);
 		return;
 	}
 	if (rr == HTTP_RANGE_OK && nr > 1) {
@@ -223,7 +255,7 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 			o.ctype = mctype;
 			o.clen = len;
 			o.has_clen = 1;
-			serve_queue(s, req, &o, body, (size_t)len, head_only);
+			serve_queue(x, req, &o, body, (size_t)len, head_only);
 			free(body);
 			serve_close_fd(fd);
 			return;
@@ -248,7 +280,7 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 	o.has_clen = 1;
 	if ((r = resp_new()) == NULL || (hl = head_format(&o, head, sizeof(head))) < 0)
 		goto oom;
-	hl = altsvc_head(s, head, hl, sizeof(head));
+	hl = altsvc_head(x->from.msg, head, hl, sizeof(head));
 	if (head_only || len <= SERVER_INLINE_BODY) {
 		size_t blen = head_only ? 0 : (size_t)len, got = 0;
 		if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
@@ -262,7 +294,7 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 				/* The file shrank under us: the promised length cannot be kept. */
 				resp_free(r);
 				serve_close_fd(fd);
-				serve_error_page(s, req, 500, 1, NULL, head_only);
+				serve_error_page(x, req, 500, 1, NULL, head_only);
 				return;
 			}
 			got += (size_t)n;
@@ -275,7 +307,7 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 			goto oom;
 		memcpy(r->buf, head, (size_t)hl);
 		r->len = (size_t)hl;
-		if (server_is_msg(s))
+		if (x->from.msg)
 			r->src = mmc_src(fd, st, (off_t)first, (off_t)(first + len));
 		if (r->src == NULL && (r->src = resp_file_src(fd, (off_t)first,
 		    (off_t)(first + len))) == NULL)
@@ -283,28 +315,28 @@ serve_file(struct strm *s, const struct http_request *req, const char *path, int
 		if (throttle_attach(r, path) == -1) {
 			/* A MIN in the throttle file: its share would be too small now. */
 			resp_free(r);
-			serve_error_page(s, req, 503, conn_close, NULL, head_only);
+			serve_error_page(x, req, 503, conn_close, NULL, head_only);
 			return;
 		}
 	}
 	r->status = o.status;
 	r->close = o.close;
 	if (log_enabled())
-		r->log = log_prepare(server_peer(s), req, req->method, serve_line_len(req), o.status,
+		r->log = log_prepare(x->from.peer, req, req->method, serve_line_len(req), o.status,
 		    &r->log_split);
-	server_enqueue(s, r);
+	serve_out(x, r);
 	return;
 oom:
 	if (r == NULL || r->src == NULL)
 		serve_close_fd(fd);
 	resp_free(r);
-	server_close_after(s, 0);
+	serve_close(x, 0);
 }
 
 /* path: what is opened (with -v, below the host's directory); upath: the URL path shown. */
 static void
-serve_dir(struct strm *s, const struct http_request *req, const char *path, const char *upath,
-    int fd, int conn_close, int head_only)
+serve_dir(struct server_http_ctx *x, const struct http_request *req, const char *path,
+    const char *upath, int fd, int conn_close, int head_only)
 {
 	char idx[PATH_MAX + 16];
 	struct head_out o = { 0 };
@@ -315,25 +347,25 @@ serve_dir(struct strm *s, const struct http_request *req, const char *path, cons
 
 	if (path[strlen(path) - 1] != '/') {
 		serve_close_fd(fd);
-		serve_redirect_dir(s, req, upath, conn_close, head_only);
+		serve_redirect_dir(x, req, upath, conn_close, head_only);
 		return;
 	}
 	if ((size_t)snprintf(idx, sizeof(idx), "%sindex.html", path) < sizeof(idx) &&
 	    file_open(idx, &ifd, &st) == 0) {
 		if (S_ISREG(st.st_mode)) {
 			serve_close_fd(fd);
-			serve_file(s, req, idx, ifd, &st, conn_close, head_only);
+			serve_file(x, req, idx, ifd, &st, conn_close, head_only);
 			return;
 		}
 		serve_close_fd(ifd);
 	}
-	if (!server_config()->listings) {
+	if (!httpd_config()->listings) {
 		serve_close_fd(fd);
-		serve_error_page(s, req, 403, conn_close, NULL, head_only);
+		serve_error_page(x, req, 403, conn_close, NULL, head_only);
 		return;
 	}
 	if ((status = file_listing(fd, upath, &body, &blen)) != 0) {
-		serve_error_page(s, req, status, conn_close, NULL, head_only);
+		serve_error_page(x, req, status, conn_close, NULL, head_only);
 		return;
 	}
 	o.status = 200;
@@ -342,7 +374,7 @@ serve_dir(struct strm *s, const struct http_request *req, const char *path, cons
 	o.ctype = "text/html; charset=utf-8";
 	o.clen = blen;
 	o.has_clen = 1;
-	serve_queue(s, req, &o, body, blen, head_only);
+	serve_queue(x, req, &o, body, blen, head_only);
 	free(body);
 }
 
@@ -374,7 +406,7 @@ serve_vhost_dir(const char *host, size_t len, char *out, size_t cap)
 /* Expect: 100-continue (RFC 9110 10.1.1): the content will be read, so say so, and the client
  * need not wait a second before it sends it. */
 static void
-serve_continue(struct strm *s, const struct http_request *req, uint64_t clen)
+serve_continue(struct server_http_ctx *x, const struct http_request *req, uint64_t clen)
 {
 	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
 	const struct http_header *ex;
@@ -391,12 +423,12 @@ serve_continue(struct strm *s, const struct http_request *req, uint64_t clen)
 	memcpy(r->buf, cont, sizeof(cont));
 	r->len = sizeof(cont) - 1;
 	r->status = 100;
-	server_enqueue(s, r);
+	serve_out(x, r);
 }
 
 /* -c: the program at path runs for this request; its output becomes the response. */
 static void
-serve_cgi(struct strm *s, const struct http_request *req, const struct http_framing *fr,
+serve_cgi(struct server_http_ctx *x, const struct http_request *req, const struct http_framing *fr,
     const char *path, const char *upath, const struct stat *st, int conn_close)
 {
 	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length :
@@ -405,29 +437,30 @@ serve_cgi(struct strm *s, const struct http_request *req, const struct http_fram
 	int status;
 
 	/* Chunked content is counted against the limit as it is decoded (server.c). */
-	if (clen != CGI_LEN_CHUNKED && clen > server_config()->cgi_max_body) {
-		serve_error_page(s, req, 413, 1, NULL, 0);
-		server_close_after(s, 0);
+	if (clen != CGI_LEN_CHUNKED && clen > httpd_config()->cgi_max_body) {
+		serve_error_page(x, req, 413, 1, NULL, 0);
+		serve_close(x, 0);
 		return;
 	}
 	if ((r = resp_new()) == NULL) {
-		server_close_after(s, 0);
+		serve_close(x, 0);
 		return;
 	}
 	if (log_enabled())
-		r->log = log_prepare(server_peer(s), req, req->method, serve_line_len(req), 200,
+		r->log = log_prepare(x->from.peer, req, req->method, serve_line_len(req), 200,
 		    &r->log_split);
-	if ((status = cgi_start(s, req, path, upath, st, clen, r, conn_close)) != 0) {
+	if ((status = cgi_start(&x->from, x->body_cgi, req, path, upath, st, clen, r, conn_close)) != 0) {
 		resp_free(r);
-		serve_error_page(s, req, status, conn_close, NULL, 0);
+		serve_error_page(x, req, status, conn_close, NULL, 0);
 		return;
 	}
-	serve_continue(s, req, clen);
-	server_enqueue(s, r);
+	serve_continue(x, req, clen);
+	serve_out(x, r);
 }
 
 void
-server_http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr)
+server_http_handle(struct server_http_ctx *x, const struct http_request *req,
+    const struct http_framing *fr)
 {
 	char path[PATH_MAX], vpath[PATH_MAX + 260], vdir[256];
 	const char *open_path;
@@ -439,53 +472,53 @@ server_http_handle(struct strm *s, const struct http_request *req, const struct 
 	ssize_t plen;
 
 	if (!keep)
-		server_close_after(s, 1);
-	conn_close = !keep || server_draining(s);
+		serve_close(x, 1);
+	conn_close = !keep || x->draining;
 	if (req->method_id == HTTP_METHOD_OTHER || req->method_id == HTTP_METHOD_CONNECT) {
-		serve_error_page(s, req, 501, conn_close, NULL, 0);
+		serve_error_page(x, req, 501, conn_close, NULL, 0);
 		return;
 	}
 	if (http_request_host(req, &host, &host_len) == -1 ||
 	    (req->form != HTTP_TARGET_ORIGIN && req->form != HTTP_TARGET_ABSOLUTE)) {
-		serve_error_page(s, req, 400, conn_close, NULL, head_only);
+		serve_error_page(x, req, 400, conn_close, NULL, head_only);
 		return;
 	}
 	if (req->path_len >= sizeof(path)) {
-		serve_error_page(s, req, 414, conn_close, NULL, head_only);
+		serve_error_page(x, req, 414, conn_close, NULL, head_only);
 		return;
 	}
 	/* "..", "%2e%2e", NUL, %2F: all refused here, before any file system call. */
 	if ((plen = http_path_clean(req->path, req->path_len, path, sizeof(path))) < 1) {
-		serve_error_page(s, req, 400, conn_close, NULL, head_only);
+		serve_error_page(x, req, 400, conn_close, NULL, head_only);
 		return;
 	}
-	cgi = server_config()->cgi_pattern != NULL &&
-	    match_pattern(server_config()->cgi_pattern, path);
+	cgi = httpd_config()->cgi_pattern != NULL &&
+	    match_pattern(httpd_config()->cgi_pattern, path);
 	if (req->method_id != HTTP_METHOD_GET && req->method_id != HTTP_METHOD_HEAD &&
 	    !(cgi && req->method_id == HTTP_METHOD_POST)) {
-		serve_error_page(s, req, 405, conn_close,
+		serve_error_page(x, req, 405, conn_close,
 		    cgi ? "Allow: GET, HEAD, POST\r\n" : "Allow: GET, HEAD\r\n", 0);
 		return;
 	}
 	open_path = path;
-	if (server_config()->vhost) {
+	if (httpd_config()->vhost) {
 		if (serve_vhost_dir(host, host_len, vdir, sizeof(vdir)) == 0) {
-			serve_error_page(s, req, 400, conn_close, NULL, head_only);
+			serve_error_page(x, req, 400, conn_close, NULL, head_only);
 			return;
 		}
 		snprintf(vpath, sizeof(vpath), "/%s%s", vdir, path);
 		open_path = vpath;
 	}
 	if ((status = file_open(open_path, &fd, &st)) != 0) {
-		serve_error_page(s, req, status, conn_close, NULL, head_only);
+		serve_error_page(x, req, status, conn_close, NULL, head_only);
 		return;
 	}
 	if (cgi && S_ISREG(st.st_mode)) {
 		close(fd);
-		serve_cgi(s, req, fr, open_path, path, &st, conn_close);
+		serve_cgi(x, req, fr, open_path, path, &st, conn_close);
 	} else if (S_ISDIR(st.st_mode)) {
-		serve_dir(s, req, open_path, path, fd, conn_close, head_only);
+		serve_dir(x, req, open_path, path, fd, conn_close, head_only);
 	} else {
-		serve_file(s, req, open_path, fd, &st, conn_close, head_only);
+		serve_file(x, req, open_path, fd, &st, conn_close, head_only);
 	}
 }

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "httpd.h"
+#include "match.h"
+#include "resp.h"
+#include "throttle.h"
 
 #define THROTTLE_MAX 64
 #define THROTTLE_TICK_US 100000   /* bucket depth: a tenth of a second of the rate */
@@ -186,7 +189,7 @@ throttle_pull(struct resp_src *src, struct resp *r, struct resp_sink *k, size_t 
 
 	if (left == 0)
 		return t->inner->ops->pull(t->inner, r, k, max);
-	if ((want = throttle_allow(t, want, server_now_us(), &k->wait_us)) == 0)
+	if ((want = throttle_allow(t, want, httpd_now_us(), &k->wait_us)) == 0)
 		return RESP_WAIT;
 	rc = t->inner->ops->pull(t->inner, r, k, want);
 	t->tokens -= (double)(k->moved - before);
