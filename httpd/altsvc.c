@@ -9,6 +9,7 @@
 
 #include "altsvc.h"
 #include "httpd.h"
+#include "tp.h"
 
 #define ALTSVC_MAX 8
 #define ALTSVC_LEN 512
@@ -69,6 +70,7 @@ void
 altsvc_listener(const char *type, const char *local)
 {
 	const struct config *cf = httpd_config();
+	const struct tp_type *t = tp_type_find(type);
 	const char *colon = strrchr(local, ':');
 	unsigned port, i;
 	uint16_t udp;
@@ -76,12 +78,12 @@ altsvc_listener(const char *type, const char *local)
 	if (cf->alt_svc_ma < 0 || colon == NULL || sscanf(colon + 1, "%u", &port) != 1 ||
 	    port == 0 || port > 65535)
 		return;
-	if (strcmp(type, "usrsctp") == 0)
+	if (t == NULL || !(t->caps & TP_CAP_STREAMS))
+		return; /* not SCTP */
+	if (t->caps & TP_CAP_UDP)
 		udp = cf->udp_port ? cf->udp_port : 9899;
-	else if (strcmp(type, "sctp") == 0 || strcmp(type, "sctp1m") == 0)
-		udp = altsvc_kernel_udp();
 	else
-		return;
+		udp = altsvc_kernel_udp();
 	for (i = 0; i < altsvc.n; i++)
 		if (altsvc.port[i] == port)
 			return;

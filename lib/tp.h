@@ -26,6 +26,7 @@ struct ev_loop;
 #define TP_CAP_MULTIHOME 0x10u /* several local/remote addresses */
 #define TP_CAP_PPID      0x20u /* payload protocol identifier per message */
 #define TP_CAP_FORK      0x40u /* a listener works in several processes (inherited, SO_REUSEPORT) */
+#define TP_CAP_UDP       0x80u /* carried in UDP on a port of the process's own (tp_opts.udp_port) */
 
 /* Per-message flags. */
 #define TP_F_UNORDERED 0x1u /* send: deliver unordered; recv: was sent unordered */

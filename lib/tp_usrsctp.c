@@ -1091,7 +1091,7 @@ tp_usrsctp_lwatch(struct tp_listener *l, struct ev_loop *loop, int on)
 const struct tp_type tp_type_usrsctp = {
 	.name = "usrsctp",
 	.help = "SCTP over UDP (RFC 6951), userspace stack (usrsctp)",
-	.caps = TP_CAP_MSG | TP_CAP_STREAMS | TP_CAP_UNORDERED | TP_CAP_PRSCTP |
+	.caps = TP_CAP_UDP | TP_CAP_MSG | TP_CAP_STREAMS | TP_CAP_UNORDERED | TP_CAP_PRSCTP |
 	    TP_CAP_MULTIHOME | TP_CAP_PPID,
 	.listen = tp_usrsctp_listen,
 	.accept = tp_usrsctp_accept,
