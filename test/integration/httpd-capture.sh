@@ -7,6 +7,7 @@
 # natively where the kernel has SCTP, else inside the VM (test/vm/run): "--inner" runs there.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/httpd-common.sh"
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
 S=${HTTPD_STREAMS:-$top_builddir/test/unit/test_httpd_streams}
 
@@ -53,12 +54,7 @@ for i in $(seq 1 200); do grep -q 'Capturing on' "$tmp/ts.err" && break; sleep 0
 grep -q 'Capturing on' "$tmp/ts.err"
 ok $? "tshark captures on lo"
 
-"$H" -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -t "$tmp/throttles" 2>"$tmp/h.err" &
-pids="$pids $!"
-for i in $(seq 1 100); do
-	[ "$(grep -c '^sctphttpd: listening on' "$tmp/h.err")" -ge 2 ] && break
-	sleep 0.1
-done
+httpd_start_n h 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -t "$tmp/throttles"
 (sleep 1.5; : >"$doc/slow/big.bin") &
 timeout 60 "$S" --timeout 30 --dir "$doc" --retry /again.txt sctp 127.0.0.1:$b \
     0:/f0.txt 1:/f1.txt 2:/f2.txt 3:/f3.txt 3:/f4.txt 4:/f5.txt 5:/f6.txt 6:/f7.txt \

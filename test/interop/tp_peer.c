@@ -405,17 +405,26 @@ run_send(const char *type, const char *addr, int nmsg, char **msgs)
 	return bad ? 1 : 0;
 }
 
-static int
-run_get(const char *type, const char *addr)
+/* What the peer sends, raw to stdout, until it closes. At the deadline: die (get), or stop
+ * quietly (ask, whose replies end when the server stops sending); ask also tells each piece's
+ * stream and PPID on stderr. */
+static void
+client_drain(struct tp_conn *c, int ask)
 {
-	unsigned char buf[4096];
-	struct tp_conn *c = client_open(type, addr);
+	unsigned char buf[65536];
 
 	for (;;) {
+		struct tp_msginfo mi;
+		uint64_t now = ev_clock_us();
 		size_t got = 0;
-		int rc = tp_recv(c, buf, sizeof(buf), NULL, &got);
+		int rc;
+		memset(&mi, 0, sizeof(mi));
+		rc = tp_recv(c, buf, sizeof(buf), &mi, &got);
 		if (rc == TP_RETRY) {
-			if (tp_wait(c, EV_READ, left_ms()) == TP_ERROR)
+			if (ask && now >= deadline)
+				break;
+			if (tp_wait(c, EV_READ, ask ? (int)((deadline - now + 999) / 1000) :
+			    left_ms()) == TP_ERROR)
 				die("wait: %s", c->err);
 			continue;
 		}
@@ -423,9 +432,19 @@ run_get(const char *type, const char *addr)
 			break;
 		if (rc != TP_OK)
 			die("recv: %s", c->err);
+		if (ask)
+			fprintf(stderr, "piece stream=%u ppid=%u len=%zu\n", mi.stream, mi.ppid, got);
 		fwrite(buf, 1, got, stdout);
 	}
 	fflush(stdout);
+}
+
+static int
+run_get(const char *type, const char *addr)
+{
+	struct tp_conn *c = client_open(type, addr);
+
+	client_drain(c, 0);
 	tp_conn_free(c);
 	return 0;
 }
@@ -434,7 +453,6 @@ run_get(const char *type, const char *addr)
 static int
 run_ask(const char *type, const char *addr, int nmsg, char **msgs)
 {
-	unsigned char buf[65536];
 	struct tp_conn *c;
 	int i;
 
@@ -445,28 +463,7 @@ run_ask(const char *type, const char *addr, int nmsg, char **msgs)
 			opt.mi.stream = opt.each[(unsigned)i < opt.neach ? (unsigned)i : opt.neach - 1];
 		client_send(c, (const unsigned char *)msgs[i], strlen(msgs[i]));
 	}
-	for (;;) {
-		struct tp_msginfo mi;
-		uint64_t now = ev_clock_us();
-		size_t got = 0;
-		int rc;
-		memset(&mi, 0, sizeof(mi));
-		rc = tp_recv(c, buf, sizeof(buf), &mi, &got);
-		if (rc == TP_RETRY) {
-			if (now >= deadline)
-				break;
-			if (tp_wait(c, EV_READ, (int)((deadline - now + 999) / 1000)) == TP_ERROR)
-				die("wait: %s", c->err);
-			continue;
-		}
-		if (rc == TP_EOF)
-			break;
-		if (rc != TP_OK)
-			die("recv: %s", c->err);
-		fprintf(stderr, "piece stream=%u ppid=%u len=%zu\n", mi.stream, mi.ppid, got);
-		fwrite(buf, 1, got, stdout);
-	}
-	fflush(stdout);
+	client_drain(c, 1);
 	tp_conn_free(c);
 	return 0;
 }
