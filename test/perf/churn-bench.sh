@@ -7,6 +7,7 @@
 # the server's stderr is searched for sanitizer reports. Markdown on stdout; exit 1 if the
 # server died or a sanitizer reported anything.
 #   test/perf/churn-bench.sh [TOTAL]   (default 200000; C=50, CHUNK=20)
+#   test/perf/churn-bench.sh 1000000 >docs/churn.md: the figure of docs/churn.md
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
@@ -38,7 +39,11 @@ try:
 except Exception:
     print(0)' "$@"; }
 
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "## Association churn: sctphttpd over usrsctp"
+echo
+echo "Written by test/perf/churn-bench.sh $TOTAL on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit,"
+echo "host $(uname -n), $(nproc) CPUs (shared: read the load column)."
 echo
 echo "httpload -c $C --num-calls 1 (one association per request, 1 KiB file) in chunks of ${CHUNK} s"
 echo "until $TOTAL associations; server: ${SCTPHTTPD##*/}$([ -n "${SAN:-}" ] && echo " ($SAN)")."
