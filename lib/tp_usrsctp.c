@@ -29,7 +29,6 @@ union tp_usrsctp_nbuf {
 
 struct tp_usrsctp_conn {
 	struct socket *so;
-	int efd;
 	uintptr_t id;
 	int up;          /* established: finish said TP_OK, or accepted */
 	int failed;      /* the association is gone with an error, told in c->err */
@@ -54,8 +53,8 @@ struct tp_usrsctp_conn {
 
 struct tp_usrsctp_listener {
 	struct socket *so;
-	int efd;
 	uintptr_t id;
+	struct ev_loop *loop; /* the loop that watches it */
 };
 
 /* Error texts. */
@@ -483,16 +482,12 @@ tp_usrsctp_pending(struct tp_conn *c)
 }
 
 static void
-tp_usrsctp_wake(struct ev_loop *loop, int fd, unsigned events, void *arg)
+tp_usrsctp_wake(void *arg)
 {
 	struct tp_conn *c = arg;
 	struct tp_usrsctp_conn *u = c->impl;
 	unsigned ev;
 
-	(void)loop;
-	(void)fd;
-	(void)events;
-	tp_usrsctp_drain(u->id, u->efd);
 	u->wblocked = 0; /* the stack moved: a send may fit now */
 	if ((ev = tp_usrsctp_ready(c) & (c->want | EV_ERROR)) != 0)
 		tp_fire(c, ev);
@@ -517,11 +512,11 @@ tp_usrsctp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events)
 	struct tp_usrsctp_conn *u = c->impl;
 
 	if (events == 0) {
-		ev_fd_del(loop, u->efd);
+		tp_usrsctp_wake_watch(u->id, NULL, NULL, NULL);
 		ev_timer_stop(loop, &u->tick);
 		return TP_OK;
 	}
-	if (ev_fd_set(loop, u->efd, EV_READ, tp_usrsctp_wake, c) == -1) {
+	if (tp_usrsctp_wake_watch(u->id, loop, tp_usrsctp_wake, c) == -1) {
 		tp_seterr(c->err, sizeof(c->err), "event loop: %s", strerror(errno));
 		return TP_ERROR;
 	}
@@ -544,7 +539,7 @@ tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, const struct tp_opts *
 	u->so = so;
 	u->sndbuf_fixed = o->sndbuf > 0;
 	u->nagle = !o->nodelay;
-	if (tp_usrsctp_wake_new(so, &u->efd, &u->id, err, errlen) == -1) {
+	if ((u->id = tp_usrsctp_wake_new(so, err, errlen)) == 0) {
 		free(u);
 		return -1;
 	}
@@ -561,7 +556,7 @@ tp_usrsctp_close(struct tp_conn *c)
 		return;
 	/* Unread notifications would count as unread data and turn the close into an ABORT. */
 	tp_usrsctp_notes(c, 0);
-	tp_usrsctp_wake_free(u->so, u->efd, u->id);
+	tp_usrsctp_wake_free(u->so, u->id);
 	free(u);
 	c->impl = NULL;
 }
@@ -959,7 +954,7 @@ tp_usrsctp_lclose(struct tp_listener *l)
 
 	if (u == NULL)
 		return;
-	tp_usrsctp_wake_free(u->so, u->efd, u->id);
+	tp_usrsctp_wake_free(u->so, u->id);
 	free(u);
 	l->impl = NULL;
 }
@@ -985,7 +980,6 @@ tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct 
 		goto bad;
 	}
 	u->so = so;
-	u->efd = -1;
 	if (tp_usrsctp_sockopts(so, family, o, l->err, sizeof(l->err)) == -1 ||
 	    tp_usrsctp_bind(so, a, l->err, sizeof(l->err)) == -1)
 		goto bad;
@@ -993,7 +987,7 @@ tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct 
 		tp_usrsctp_errno(l->err, sizeof(l->err), "listen");
 		goto bad;
 	}
-	if (tp_usrsctp_wake_new(so, &u->efd, &u->id, l->err, sizeof(l->err)) == -1)
+	if ((u->id = tp_usrsctp_wake_new(so, l->err, sizeof(l->err))) == 0)
 		goto bad;
 	l->impl = u;
 	/* The bound address, with the port the stack chose for port 0. */
@@ -1059,15 +1053,12 @@ tp_usrsctp_lcheck(struct ev_loop *loop, void *arg)
 }
 
 static void
-tp_usrsctp_lwake(struct ev_loop *loop, int fd, unsigned events, void *arg)
+tp_usrsctp_lwake(void *arg)
 {
 	struct tp_listener *l = arg;
 	struct tp_usrsctp_listener *u = l->impl;
 
-	(void)fd;
-	(void)events;
-	tp_usrsctp_drain(u->id, u->efd);
-	tp_usrsctp_lcheck(loop, l);
+	tp_usrsctp_lcheck(u->loop, l);
 }
 
 static int
@@ -1076,11 +1067,12 @@ tp_usrsctp_lwatch(struct tp_listener *l, struct ev_loop *loop, int on)
 	struct tp_usrsctp_listener *u = l->impl;
 
 	if (!on) {
-		ev_fd_del(loop, u->efd);
+		tp_usrsctp_wake_watch(u->id, NULL, NULL, NULL);
 		ev_undefer(loop, tp_usrsctp_lcheck, l);
 		return TP_OK;
 	}
-	if (ev_fd_set(loop, u->efd, EV_READ, tp_usrsctp_lwake, l) == -1) {
+	u->loop = loop;
+	if (tp_usrsctp_wake_watch(u->id, loop, tp_usrsctp_lwake, l) == -1) {
 		tp_seterr(l->err, sizeof(l->err), "event loop: %s", strerror(errno));
 		return TP_ERROR;
 	}
