@@ -14,6 +14,7 @@ main_usage(FILE *fp)
 "usage: rtpaudio send [OPTIONS] FILE.mp3... DEST   stream MP3 over RTP (RFC 2250)\n"
 "       rtpaudio play [OPTIONS] LISTEN             receive, play out to WAV, report loss\n"
 "       rtpaudio compare [OPTIONS] REF.wav OUT.wav align and compare two decodes\n"
+"       rtpaudio compare --quality REF OUT.wav     a decode's quality figure\n"
 "       rtpaudio SUBCOMMAND --help                 the options of each\n"
 "Transports: udp, sctp and prsctp (kernel or usrsctp, every message unordered), tcp\n"
 "(RFC 4571 framing). See rtpaudio(1).\n");
@@ -60,7 +61,7 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "play") == 0)
 		return play_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "compare") == 0)
-		return wav_compare_main(argc - 1, argv + 1);
+		return compare_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		main_usage(stdout);
 		return 0;

@@ -55,7 +55,7 @@ struct play {
 	double snr_db, intact_pct;
 	long ref_offset;
 	size_t snr_segs;
-	int raw, json, verbose;
+	int raw, json, verbose, idle_given;
 	uint32_t delay_ms, idle_ms, duration_ms, rtcp_ms, stats_ms;
 	/* network */
 	int fd, rtcp_fd;
@@ -149,7 +149,8 @@ play_usage(FILE *fp)
 "      --reference FILE.mp3  the segmental SNR of the played audio against a clean\n"
 "                         decode of FILE, aligned by cross-correlation\n"
 "  -d, --playout-delay MS jitter buffer depth (default 200)\n"
-"      --idle MS          udp: end of stream after MS without packets (default 3000)\n"
+"      --idle MS          udp: end of stream after MS without packets (default 3000);\n"
+"                         given without -D, it bounds the wait for the first packet too\n"
 "  -D, --duration SEC     stop after SEC seconds (default: at the end of the stream)\n"
 "      --udp-port P       usrsctp: local UDP encapsulation port (default 9899)\n"
 "      --udp-remote-port P   usrsctp: the sender's encapsulation port (default 9900)\n"
@@ -235,9 +236,12 @@ play_reference(struct play *p)
 	int16_t *ref;
 	size_t nref;
 	int rate, ch;
+	char err[200];
 
-	if ((ref = ref_decode(p->ref_path, &nref, &rate, &ch, p->err, sizeof(p->err))) == NULL)
+	if ((ref = ref_decode(p->ref_path, &nref, &rate, &ch, err, sizeof(err))) == NULL) {
+		snprintf(p->err, sizeof(p->err), "--reference %s", err);
 		return -1;
+	}
 	if (p->pcm_n == 0 || rate != p->rate || ch != p->channels) {
 		snprintf(p->err, sizeof(p->err), "--reference %s: %d Hz %d channels, played %d Hz "
 		    "%d channels (%zu samples)", p->ref_path, rate, ch, p->rate, p->channels,
@@ -245,9 +249,9 @@ play_reference(struct play *p)
 		free(ref);
 		return -1;
 	}
-	p->ref_offset = wav_offset(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch,
+	p->ref_offset = compare_offset(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch,
 	    8192);
-	p->snr_db = wav_segsnr(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch, rate,
+	p->snr_db = compare_segsnr(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch, rate,
 	    p->ref_offset, &p->snr_segs, &p->intact_pct);
 	p->have_snr = 1;
 	free(ref);
@@ -569,6 +573,20 @@ play_idle(struct ev_loop *loop, void *arg)
 		return;
 	}
 	ev_timer_start(loop, &p->idle_t, p->last_rx_us + p->idle_ms * 1000ull - now, play_idle, p);
+}
+
+/* --idle given, no --duration: the wait for the first packet (or connection) is bounded
+ * too. After one,
+ * the idle rule of the stream takes over (udp) or the connection's end does. */
+static void
+play_idle_first(struct ev_loop *loop, void *arg)
+{
+	struct play *p = arg;
+
+	if (p->pk_datagrams == 0 && p->c == NULL)
+		play_end(p);
+	else if (p->fd != -1 && p->pk_datagrams > 0)
+		play_idle(loop, p);
 }
 
 static void
@@ -1164,7 +1182,7 @@ play_report(struct play *p)
 		snprintf(snr, sizeof(snr), "segmental SNR: %.2f dB against %s (offset %ld sample "
 		    "frames, %zu segments of 20 ms)\nintact segments: %.2f %% (20 ms segments at "
 		    "%.0f dB SNR or better)\n", p->snr_db, p->ref_path, p->ref_offset, p->snr_segs,
-		    p->intact_pct, WAV_INTACT_DB);
+		    p->intact_pct, COMPARE_INTACT_DB);
 	if (p->json) {
 		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
 		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"
@@ -1318,7 +1336,10 @@ play_main(int argc, char **argv)
 			break;
 		case 'r': p.raw = 1; break;
 		case 'd': p.delay_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 0, 60000); break;
-		case 'i': p.idle_ms = (uint32_t)rtpaudio_num(optarg, "idle", 0, 3600000); break;
+		case 'i':
+			p.idle_ms = (uint32_t)rtpaudio_num(optarg, "idle", 0, 3600000);
+			p.idle_given = 1;
+			break;
 		case 'D': p.duration_ms = (uint32_t)(rtpaudio_num(optarg, "duration", 1, 86400) * 1000);
 			break;
 		case 'u': p.net.udp_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1, 65535); break;
@@ -1412,6 +1433,8 @@ play_main(int argc, char **argv)
 	if (p.duration_ms > 0)
 		ev_timer_start(p.loop, &p.dur_t, p.duration_ms * 1000ull, play_stop, &p);
 	p.start_us = ev_clock_us();
+	if (p.idle_given && p.idle_ms > 0 && p.duration_ms == 0)
+		ev_timer_start(p.loop, &p.idle_t, p.idle_ms * 1000ull, play_idle_first, &p);
 	if (p.stats_ms > 0)
 		ev_timer_start(p.loop, &p.stats_t, p.stats_ms * 1000ull, play_stats_tick, &p);
 	if (ev_run(p.loop) == -1) {

@@ -360,7 +360,7 @@ const struct jitter_pkt *jitter_get(struct jitter *j, uint64_t now_us, int flush
     uint64_t *next_us);
 void jitter_release(struct jitter *j);
 
-/* wav.c: PCM files and the comparison the tests rely on. */
+/* wav.c: PCM files */
 struct wav {
 	FILE *fp;
 	int raw, rate, channels;
@@ -372,12 +372,17 @@ int wav_write(struct wav *w, const int16_t *pcm, size_t nsamples, int rate, int 
 int wav_close(struct wav *w);
 int16_t *wav_read(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
     size_t errlen);
-int wav_compare_main(int argc, char **argv);
-long wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff);
+
+/* compare.c: a decode against a clean one (play --reference, rtpaudio compare) */
+int compare_main(int argc, char **argv);
+long compare_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca,
+    long maxoff);
+long compare_frame_offset(const int16_t *ref, size_t fref, const int16_t *out, size_t fout,
+    int ch, long frame, long maxk);
 /* The segmental SNR (mean over 20 ms segments, each clamped to [-10, 60] dB) and the share
- * of the reference's segments the output reproduces at WAV_INTACT_DB or better (%). */
-#define WAV_INTACT_DB 20.0
-double wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
+ * of the reference's segments the output reproduces at COMPARE_INTACT_DB or better (%). */
+#define COMPARE_INTACT_DB 20.0
+double compare_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
     int rate, long offset, size_t *nseg, double *intact_pct);
 
 /* out.c: audio through libout123, and a reference file's clean decode */
