@@ -419,7 +419,7 @@ struct tp_conn *rtpaudio_tp_connect(const struct rtpaudio_net *n, const char *de
 struct tp_listener *rtpaudio_tp_listen(const struct rtpaudio_net *n, const char *addr,
     char *err, size_t errlen);
 
-/* main.c */
+/* util.c */
 long rtpaudio_num(const char *s, const char *what, long min, long max);
 double rtpaudio_cpu_s(void);
 
