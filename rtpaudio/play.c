@@ -800,12 +800,8 @@ play_send_rr(struct play *p)
 	if (n == 0)
 		return;
 	if (p->c != NULL) {
-		struct tp_msginfo mi = { 0 };
-		mi.ppid = RTPAUDIO_PPID_RTCP;
-		if (strcmp(p->net.transport, "tcp") != 0)
-			mi.flags = TP_F_UNORDERED;
-		if (strcmp(p->net.transport, "prsctp") == 0)
-			mi.lifetime_ms = p->rtcp_ms;
+		struct tp_msginfo mi;
+		rtpaudio_net_rtcp_info(&p->net, p->rtcp_ms, &mi);
 		/* advisory: a full buffer skips this one */
 		int rc = tp_send(p->c, buf, n, &mi, &sent);
 		if (rc == TP_OK)
@@ -1032,10 +1028,7 @@ play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg)
 static int
 play_is_rtcp(const struct play *p, const uint8_t *buf, size_t len, const struct tp_msginfo *mi)
 {
-	if (mi->ppid == RTPAUDIO_PPID_RTCP)
-		return 1;
-	return strcmp(p->net.transport, "tcp") == 0 && len >= 8 && (buf[0] >> 6) == 2 &&
-	    buf[1] >= RTCP_SR && buf[1] <= RTCP_APP;
+	return rtpaudio_net_is_rtcp(&p->net, buf, len, mi->ppid);
 }
 
 static void
@@ -1411,7 +1404,7 @@ play_main(int argc, char **argv)
 	}
 	if ((p.loop = ev_new(p.err, sizeof(p.err))) == NULL)
 		goto bad;
-	if (strcmp(p.net.transport, "udp") == 0) {
+	if (p.net.caps.datagram) {
 		if ((p.fd = rtpaudio_udp_listen(&p.net, p.listen, 0, p.err, sizeof(p.err))) == -1 ||
 		    (p.rtcp_fd = rtpaudio_udp_listen(&p.net, p.listen, 1, p.err, sizeof(p.err))) == -1)
 			goto bad;

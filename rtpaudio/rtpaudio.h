@@ -398,18 +398,33 @@ void aout_close(struct aout *a);
 int16_t *ref_decode(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
     size_t errlen);
 
-/* net.c: the transports by their rtpaudio names (udp, sctp, prsctp, tcp) */
+/* net.c: the transports by their rtpaudio names (udp, sctp, prsctp, tcp). The name is
+ * parsed once, by rtpaudio_net_check, into what the transport can do: nothing outside
+ * net.c compares it. */
 struct tp_conn;
 struct tp_listener;
+struct tp_msginfo;
+struct rtpaudio_caps {
+	int datagram;    /* udp: rtpaudio's own sockets, RTCP on port + 1, BYE, idle end */
+	int unordered;   /* a connection whose messages go unordered (sctp, prsctp) */
+	int lifetime;    /* PR-SCTP timed reliability: a message expires (--lifetime) */
+	int rtcp_inband; /* RTCP told from RTP by its packet type (RFC 5761), not by PPID */
+	int assoc;       /* an SCTP association: its RTO bounds can be set */
+};
 struct rtpaudio_net {
 	const char *transport;      /* udp, sctp, prsctp, tcp */
+	struct rtpaudio_caps caps;  /* from transport, by rtpaudio_net_check */
 	const char *stack;          /* kernel, usrsctp */
 	uint16_t udp_port, udp_remote_port;
 	int ttl;
 	uint32_t rto_min_ms, rto_max_ms; /* sctp, prsctp: the association's RTO bounds; 0: default */
 };
 void rtpaudio_net_init(struct rtpaudio_net *n, int sender);
-int rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen);
+int rtpaudio_net_check(struct rtpaudio_net *n, char *err, size_t errlen);
+void rtpaudio_net_rtcp_info(const struct rtpaudio_net *n, uint32_t interval_ms,
+    struct tp_msginfo *mi);
+int rtpaudio_net_is_rtcp(const struct rtpaudio_net *n, const uint8_t *buf, size_t len,
+    uint32_t ppid);
 int rtpaudio_udp_connect(const struct rtpaudio_net *n, const char *dest, int rtcp, char *err,
     size_t errlen);
 int rtpaudio_udp_listen(const struct rtpaudio_net *n, const char *addr, int rtcp, char *err,

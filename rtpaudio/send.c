@@ -266,7 +266,7 @@ send_raw(struct send *s, const uint8_t *p, size_t len, uint32_t lifetime_ms)
 		}
 		return TP_OK;
 	}
-	if (strcmp(s->net.transport, "tcp") != 0)
+	if (s->net.caps.unordered)
 		mi.flags = TP_F_UNORDERED;
 	mi.lifetime_ms = lifetime_ms;
 	rc = tp_send(s->c, p, len, &mi, &sent);
@@ -299,7 +299,7 @@ send_watch(struct send *s, unsigned events)
 static int
 send_flush(struct send *s)
 {
-	int pr = strcmp(s->net.transport, "prsctp") == 0;
+	int pr = s->net.caps.lifetime;
 
 	while (s->qlen > 0) {
 		struct send_pkt *p = &s->q[s->qhead];
@@ -446,12 +446,8 @@ send_rtcp(struct send *s, int bye)
 	if (s->c != NULL && !s->peer_rtcp)
 		return;
 	if (s->c != NULL) {
-		struct tp_msginfo mi = { 0 };
-		mi.ppid = RTPAUDIO_PPID_RTCP;
-		if (strcmp(s->net.transport, "tcp") != 0)
-			mi.flags = TP_F_UNORDERED;
-		if (strcmp(s->net.transport, "prsctp") == 0)
-			mi.lifetime_ms = s->rtcp_ms;
+		struct tp_msginfo mi;
+		rtpaudio_net_rtcp_info(&s->net, s->rtcp_ms, &mi);
 		(void)tp_send(s->c, buf, n, &mi, &sent);
 	} else if (s->rtcp_fd != -1) {
 		(void)!send(s->rtcp_fd, buf, n, 0);
@@ -589,7 +585,7 @@ send_stats_line(struct send *s, const char *what)
 	    "player_late=%u slack_cut_ms=%u cpu_s=%.3f late_max_ms=%.1f late_sends=%llu\n", what,
 	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
 	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
-	    strcmp(s->net.transport, "prsctp") == 0 ? s->lifetime_ms : 0, s->srtt_ms,
+	    s->net.caps.lifetime ? s->lifetime_ms : 0, s->srtt_ms,
 	    s->srtt_min_ms, s->rto_ms, s->playout_ms,
 	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
 	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
@@ -681,8 +677,7 @@ send_conn_read(struct send *s)
 				s->rlen = 0;
 			continue;
 		}
-		if (mi.ppid == RTPAUDIO_PPID_RTCP || (strcmp(s->net.transport, "tcp") == 0 &&
-		    s->rlen >= 8 && s->rbuf[1] >= RTCP_SR && s->rbuf[1] <= RTCP_APP))
+		if (rtpaudio_net_is_rtcp(&s->net, s->rbuf, s->rlen, mi.ppid))
 			send_rtcp_in(s, s->rbuf, s->rlen);
 		s->rlen = 0;
 	}
@@ -948,7 +943,7 @@ send_main(int argc, char **argv)
 	}
 	if (rtpaudio_net_check(&s.net, s.err, sizeof(s.err)) == -1)
 		goto bad;
-	if (s.streams > 1 && (strcmp(s.net.transport, "udp") != 0 || s.format == FMT_FEC ||
+	if (s.streams > 1 && (!s.net.caps.datagram || s.format == FMT_FEC ||
 	    s.interleave > 0)) {
 		snprintf(s.err, sizeof(s.err), "--streams: udp, 2250 or 3119 without interleaving");
 		goto bad;
@@ -975,7 +970,7 @@ send_main(int argc, char **argv)
 	}
 	if (s.sdp != NULL && send_sdp(&s) == -1)
 		goto bad;
-	if (strcmp(s.net.transport, "udp") == 0) {
+	if (s.net.caps.datagram) {
 		if ((s.fd = rtpaudio_udp_connect(&s.net, s.dest, 0, s.err, sizeof(s.err))) == -1)
 			goto bad;
 		s.rtcp_fd = rtpaudio_udp_connect(&s.net, s.dest, 1, s.err, sizeof(s.err));
