@@ -352,29 +352,24 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "findings compare were measured $A5_DRAWS times and are compared by their median (every draw listed)."
 	echo "$( [ "$QUICK" = 1 ] && echo "Quick run: a 2 x 2 grid." ) $njobs streams in $((t1 - t0)) s."
 	echo
+	grid() { # grid FORMAT CELL-FUNCTION: a table, rows bandwidth, columns loss
+		printf '| kbit/s |'; for l in $losses; do printf ' %s %% |' "$l"; done; echo
+		printf '|---|'; for l in $losses; do printf '%s' '---|'; done; echo
+		for rate in $rates; do
+			kb=$(kbit "$rate")
+			printf '| %s |' "$kb"
+			for l in $losses; do printf ' %s |' "$("$2" "$1" "$kb" "$l")"; done
+			echo
+		done
+		echo
+	}
 	for fmt in $formats; do
 		echo "**$fmt**: transports satisfactory per cell (rows: bandwidth, columns: loss)"
 		echo
-		printf '| kbit/s |'; for l in $losses; do printf ' %s %% |' "$l"; done; echo
-		printf '|---|'; for l in $losses; do printf '%s' '---|'; done; echo
-		for rate in $rates; do
-			kb=$(kbit "$rate")
-			printf '| %s |' "$kb"
-			for l in $losses; do printf ' %s |' "$(cell "$fmt" "$kb" "$l")"; done
-			echo
-		done
-		echo
+		grid "$fmt" cell
 		echo "**$fmt**: intact segments, % (U / S / P / A; rtpaudio(1): the share of the clean decode's 20 ms segments played at 20 dB SNR or better)"
 		echo
-		printf '| kbit/s |'; for l in $losses; do printf ' %s %% |' "$l"; done; echo
-		printf '|---|'; for l in $losses; do printf '%s' '---|'; done; echo
-		for rate in $rates; do
-			kb=$(kbit "$rate")
-			printf '| %s |' "$kb"
-			for l in $losses; do printf ' %s |' "$(qcell "$fmt" "$kb" "$l")"; done
-			echo
-		done
-		echo
+		grid "$fmt" qcell
 		echo "![$fmt](results/05-audio-$fmt.png)"
 		echo
 	done
