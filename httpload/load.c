@@ -279,6 +279,8 @@ load_done(struct sess *s, struct sess_call *k, void *arg)
 	st->footer_bytes += k->footer_bytes;
 	st->xfer_sum += (double)(k->t_done - k->t_first) / 1e6;
 	hist_add(&st->lat, k->t_done - k->t_sched);
+	if (r->o->log != NULL)
+		reqlog_call(r->o->log, k, r->t0);
 	r->interval_replies++;
 	lc->completed++;
 	if (r->o->verify) {
