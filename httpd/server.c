@@ -1403,6 +1403,7 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 	o.udp_port = srv.cf.udp_port;
 	o.udp_remote_port = srv.cf.udp_remote_port;
 	o.reuseport = srv.cf.workers > 1;
+	o.sctp_interleave = srv.cf.interleave;
 	if ((l = tp_listen(type, addr, &o, err, errlen)) == NULL)
 		return -1;
 	if ((nl = realloc(srv.ls, (srv.nls + 1) * sizeof(*nl))) != NULL)
@@ -1437,6 +1438,7 @@ server_listen_again(char *err, size_t errlen)
 	o.nodelay = 1;
 	o.backlog = 4096;
 	o.reuseport = 1;
+	o.sctp_interleave = srv.cf.interleave;
 	for (i = 0; i < srv.nls; i++) {
 		char spec[400], *sp = strchr(srv.lspec[i], ' '), *colon;
 		const char *port = strrchr(srv.ls[i]->local, ':');

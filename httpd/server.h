@@ -48,6 +48,7 @@ struct config {
 	unsigned pipeline_max;        /* responses queued per stream before reading pauses */
 	uint16_t udp_port, udp_remote_port; /* usrsctp encapsulation */
 	int ppid0;                    /* --accept-ppid0: PPID 0 counts as HTTP too (testing only) */
+	int interleave;               /* --sctp-interleave: I-DATA, round-robin scheduler */
 	int sendfile;                 /* 0 with --no-sendfile */
 	int daemon;                   /* --daemon; -D keeps the default, foreground */
 	char *pidfile;                /* -i */

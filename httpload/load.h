@@ -274,6 +274,7 @@ struct load_opts {
 	const char *proto;
 	unsigned streams;
 	unsigned rto_min, nodelay;
+	int interleave;          /* --sctp-interleave */
 	unsigned rto_initial, rto_max; /* ms, 0: the stack's */
 	int path_max_retrans;    /* 0: the stack's */
 	const char *local;       /* --local: addresses to bind first */

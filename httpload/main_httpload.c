@@ -46,6 +46,7 @@ static const char usage[] =
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N                SCTP streams per association (default 1); calls spread over them\n"
 "  --rto-min MS --nodelay     SCTP/TCP tuning; also --rto-initial MS --rto-max MS\n"
+"  --sctp-interleave          kernel SCTP: I-DATA (RFC 8260), round-robin stream scheduler\n"
 "  --path-max-retrans N       SCTP: retransmissions before a path counts as failed\n"
 "  --local ADDR[,ADDR2]       bind to these local addresses first (SCTP: several)\n"
 "  --udp-encaps-port N        usrsctp: local UDP encapsulation port (default 9899)\n"
@@ -334,7 +335,7 @@ main(int argc, char **argv)
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR, O_PPID0,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
 		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
-		O_LOCAL, O_PROGRESS, O_NOPROGRESS, O_LOG,
+		O_LOCAL, O_PROGRESS, O_NOPROGRESS, O_LOG, O_INTL,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -361,6 +362,7 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, O_STREAMS },
 		{ "rto-min", required_argument, NULL, O_RTOMIN },
 		{ "nodelay", no_argument, NULL, O_NODELAY },
+		{ "sctp-interleave", no_argument, NULL, O_INTL },
 		{ "rto-initial", required_argument, NULL, O_RTOINIT },
 		{ "rto-max", required_argument, NULL, O_RTOMAX },
 		{ "path-max-retrans", required_argument, NULL, O_PMR },
@@ -471,6 +473,7 @@ main(int argc, char **argv)
 			break;
 		case O_RTOMIN: o.rto_min = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_NODELAY: o.nodelay = 1; break;
+		case O_INTL: o.interleave = 1; break;
 		case O_RTOINIT: o.rto_initial = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_RTOMAX: o.rto_max = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_PMR: o.path_max_retrans = (int)load_num(optarg, 1, 1000, "retransmission count");
@@ -517,6 +520,8 @@ main(int argc, char **argv)
 		load_die("unexpected argument", argv[optind]);
 	if (tp_type_find(o.proto) == NULL)
 		load_die("unknown transport (tcp, sctp, sctp1m, usrsctp where built)", o.proto);
+	if (o.interleave && strcmp(o.proto, "sctp") != 0 && strcmp(o.proto, "sctp1m") != 0)
+		load_die("--sctp-interleave needs kernel SCTP (--proto sctp or sctp1m)", o.proto);
 	if (o.streams > 1 && !(tp_type_find(o.proto)->caps & TP_CAP_STREAMS))
 		load_die("--streams needs an SCTP transport", o.proto);
 	/* Closed loop and timed runs go on until stopped, unless told how much. */

@@ -1,15 +1,18 @@
 #!/usr/bin/python3
-"""report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS: experiment
-06's report.md (a section of docs/results.md) on stdout, from results.csv."""
+"""report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS SUBSET: experiment
+06's report.md (a section of docs/results.md) on stdout, from results.csv. SUBSET: empty for the
+whole grid, else how the cells measured were picked (EXP06_CELLS, ...)."""
 import csv, sys
 
 LABEL = {
     "h2c": "HTTP/2 h2c (nginx)", "h2tls": "HTTP/2 over TLS (nginx)", "h3": "HTTP/3 (ngtcp2)",
     "sctp1": "SCTP, 1 stream", "sctp10": "SCTP, 10 streams", "sctp100": "SCTP, 100 streams",
+    "sctpintl": "SCTP, 100 streams, I-DATA + RR",
     "usrsctp100": "usrsctp, 100 streams", "tcp1": "HTTP/1.1, conn. per request",
     "tcp6": "HTTP/1.1, 6 conns.", "tcppipe": "HTTP/1.1 pipelined",
 }
-WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB"}
+WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB",
+        "f1024": "1 KiB x 100", "f16384": "16 KiB x 70", "f131072": "128 KiB x 10"}
 
 
 def verdict(a, b):
@@ -24,7 +27,7 @@ def verdict(a, b):
 
 
 def main():
-    res, unshaped, sizes, name, quick, reps, secs, where, cells, rows = sys.argv[1:11]
+    res, unshaped, sizes, name, quick, reps, secs, where, cells, rows, subset = sys.argv[1:12]
     rs = list(csv.DictReader(open(res)))
     un = list(csv.DictReader(open(unshaped)))
     page = [int(l.split()[1]) for l in open(sizes)]
@@ -38,10 +41,14 @@ def main():
       "TCP connection (`-c 1 -m 100`; nginx, cleartext h2c with prior knowledge and h2 over TLS "
       "1.3), HTTP/3 by ngtcp2's gtlsclient against gtlsserver (QUIC, TLS 1.3; Debian 12's "
       "h2load 1.52 is built without QUIC, so it cannot fetch HTTP/3), SCTP as one association "
-      "of sctphttpd with 1, 10 or 100 streams in use (`httpload --streams`), HTTP/1.1 over TCP "
+      "of sctphttpd with 1, 10 or 100 streams in use (`httpload --streams`; with 100 also "
+      "I-DATA chunks, RFC 8260, and the round-robin stream scheduler where the kernel has them: "
+      "`--sctp-interleave` on both ends), SCTP over usrsctp (UDP encapsulation, a userspace "
+      "stack as QUIC is) with 100, HTTP/1.1 over TCP "
       "as a connection per request one after another (the paper's way), 6 keep-alive "
       "connections (a browser's habit), and pipelined on one connection." % (
-          where, "quick mode" if quick == "1" else "full run", secs, reps))
+          where, "quick mode" if quick == "1" else ("a subset of the grid" if subset else "full grid"),
+          secs, reps))
     p()
     p("The page: %d objects, %d bytes in all (%d B to %d B), sizes drawn after the median web "
       "page's composition in HTTP Archive's Web Almanac 2022 (about 2 MB over about 70 "
@@ -53,8 +60,10 @@ def main():
     p()
     p("Columns: time to fetch the whole set (s; h2load's and httpload's own clock, gtlsclient's "
       "last event since the connection's start); per-request latency from request to last "
-      "byte, ms (h2load's `--log-file`, gtlsclient's debug stamps; for httpload's rows its "
-      "latency histogram's p50/p90/p99, which has no p95: p90 stands in, marked *); bytes on "
+      "byte, ms, median, p95 and p99 over every request of the run, from each client's own "
+      "per-request log (h2load's `--log-file`, httpload's `--log`; gtlsclient has no such log: "
+      "its debug lines for each request's submit and its stream's close, stamped by the "
+      "script as they come, to within a pipe's delay); bytes on "
       "the wire (a's interface, both ways, with handshakes and TLS); CPU seconds of the client "
       "and the server. A request's latency counts from its own sending: rows that send one "
       "request at a time (SCTP with 1 stream, HTTP/1.1 with a connection per request) show "
@@ -76,7 +85,7 @@ def main():
             r = get.get((l, d, loss, w, row))
             if not r:
                 continue
-            p95 = r["lat_p95_ms"] if r["lat_p95_ms"] != "-" else r["lat_p90_ms"] + "*"
+            p95 = r["lat_p95_ms"]
             p("| %s | %s [%s-%s]%s | %s / %s / %s | %.0f | %s / %s | %s |" % (
                 LABEL.get(row, row), r["time_s"], r["time_min_s"], r["time_max_s"],
                 "" if r["ok_all"] == "1" else " (errors)", r["lat_p50_ms"], p95,
@@ -91,10 +100,17 @@ def main():
     p("**Where SCTP streams win, tie and lose** (SCTP with 100 streams against h2c, h2 over TLS "
       "and HTTP/3, time to fetch the set; within 10 % counts as a tie):")
     p()
+    tally = {}
     for (l, d, loss, w) in keys:
         s = get.get((l, d, loss, w, "sctp100"))
         if not s:
             continue
+        for o in ("h2c", "h2tls", "h3"):
+            r = get.get((l, d, loss, w, o))
+            if r:
+                v = verdict(float(s["time_s"]), float(r["time_s"])).split()[0]
+                tally.setdefault((o, loss > 0), {}).setdefault(v, 0)
+                tally[(o, loss > 0)][v] += 1
         parts = []
         for o in ("h2c", "h2tls", "h3"):
             r = get.get((l, d, loss, w, o))
@@ -107,6 +123,22 @@ def main():
             l, d, loss, w, " (bound by %s)" % s["bound"].upper() if s["bound"] else "",
             "; ".join(parts)))
     p()
+    if tally:
+        p("In sum (cells x workloads, SCTP with 100 streams against each): " + "; ".join(
+            "%s %s: %s" % (LABEL[o], "under loss" if lossy else "without loss", ", ".join(
+                "%s %d" % (v.replace("wins", "SCTP wins").replace("ties", "ties").replace(
+                    "loses", "SCTP loses"), n) for v, n in sorted(c.items())))
+            for (o, lossy), c in sorted(tally.items())) + ".")
+        p()
+    tails = []
+    for (l, d, loss, w) in keys:
+        s, h = get.get((l, d, loss, w, "sctp100")), get.get((l, d, loss, w, "h2c"))
+        if loss > 0 and s and h and "-" not in (s["lat_p99_ms"], h["lat_p99_ms"]):
+            tails.append("%g Mbit/s %d ms %g %% %s: SCTP %s ms, h2c %s ms" % (
+                l, d, loss, w, s["lat_p99_ms"], h["lat_p99_ms"]))
+    if tails:
+        p("Tail latency under loss (p99, SCTP with 100 streams against h2c): " + "; ".join(tails) + ".")
+        p()
     p("Why, as far as these runs show it: with no loss all the multiplexed rows pay one "
       "handshake and then keep the link busy, so the link rate and the handshakes decide "
       "(SCTP's four-way INIT/COOKIE handshake costs one round trip before the first request, "
@@ -128,7 +160,11 @@ def main():
       "`raw/` (each client's output and per-request latencies).%s" % (
           " Quick mode: %d cell(s) of the grid (%s), the page only, one run each; the full "
           "grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 and 3 %% loss, five workloads, three "
-          "runs." % (len(cells.split()), cells.strip()) if quick == "1" else ""))
+          "runs." % (len(cells.split()), cells.strip()) if quick == "1" else
+          " Cells measured: %s (%s); the full grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 "
+          "and 3 %% loss, three runs, the page everywhere, the large object also at 10 Mbit/s, "
+          "the fixed sizes at 10 Mbit/s 10 ms (`make experiments EXPERIMENTS=06`)." % (
+              cells.strip(), subset) if subset else ""))
 
 
 if __name__ == "__main__":
