@@ -263,7 +263,7 @@ if [ -n "$intl0" ] && [ -x "$L" ]; then
 	sysctl -qw net.sctp.intl_enable=1
 	start intl 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 4)) --sctp-interleave
 	timeout 60 "$L" --proto sctp --sctp-interleave --server 127.0.0.1 --port $((b + 4)) \
-	    --streams 4 --uri /big.bin --num-calls 8 --verify -v --timeout 20 >"$tmp/intl.out" \
+	    --streams 4 --uri /big.bin --num-calls 8 --verify --timeout 20 >"$tmp/intl.out" \
 	    2>"$tmp/intl.v"
 	rc=$?
 	grep -q 'I-DATA (RFC 8260) in use, stream scheduler round-robin' "$tmp/intl.v" &&

@@ -158,9 +158,11 @@ def main():
     p()
     p("Raw runs: `samples.csv` (every repetition), `results.csv` (medians), `unshaped.csv`, "
       "`raw/` (each client's output and per-request latencies).%s" % (
-          " Quick mode: %d cell(s) of the grid (%s), the page only, one run each; the full "
-          "grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 and 3 %% loss, five workloads, three "
-          "runs." % (len(cells.split()), cells.strip()) if quick == "1" else
+          " Quick mode: %d cell(s) of the grid (%s), the page only, one run each, without "
+          "the rows of 10 streams and 6 connections; the full grid is 1 and 10 Mbit/s x 10 and "
+          "50 ms x 0, 1 and 3 %% loss, three runs, the page everywhere, the large object also at "
+          "10 Mbit/s, the fixed sizes at 10 Mbit/s 10 ms." % (len(cells.split()), cells.strip())
+          if quick == "1" else
           " Cells measured: %s (%s); the full grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 "
           "and 3 %% loss, three runs, the page everywhere, the large object also at 10 Mbit/s, "
           "the fixed sizes at 10 Mbit/s 10 ms (`make experiments EXPERIMENTS=06`)." % (
