@@ -123,6 +123,26 @@ def main():
             l, d, loss, w, " (bound by %s)" % s["bound"].upper() if s["bound"] else "",
             "; ".join(parts)))
     p()
+    # the other pairs a reader asks about: SCTP's own answer to HOL blocking behind a large
+    # message (I-DATA and round-robin), userspace SCTP (as QUIC is userspace), HTTP/3 vs h2
+    pairs = (("sctpintl", "sctp100"), ("usrsctp100", "sctp100"), ("h3", "h2tls"), ("sctp100", "tcppipe"))
+    lines = []
+    for (l, d, loss, w) in keys:
+        parts = []
+        for a, b in pairs:
+            ra, rb = get.get((l, d, loss, w, a)), get.get((l, d, loss, w, b))
+            if ra and rb:
+                parts.append("%s %s %s (%s s, %s s; p99 %s ms, %s ms)" % (
+                    LABEL[a], verdict(float(ra["time_s"]), float(rb["time_s"])), LABEL[b],
+                    ra["time_s"], rb["time_s"], ra["lat_p99_ms"], rb["lat_p99_ms"]))
+        if parts:
+            lines.append("- %g Mbit/s, %d ms, %g %% loss, %s: %s." % (l, d, loss, w, "; ".join(parts)))
+    if lines:
+        p("Other pairs (time to fetch the set, then each one's p99 latency):")
+        p()
+        for x in lines:
+            p(x)
+        p()
     if tally:
         p("In sum (cells x workloads, SCTP with 100 streams against each): " + "; ".join(
             "%s %s: %s" % (LABEL[o], "under loss" if lossy else "without loss", ", ".join(
