@@ -11,6 +11,9 @@ LABEL = {
     "usrsctp100": "usrsctp, 100 streams", "tcp1": "HTTP/1.1, conn. per request",
     "tcp6": "HTTP/1.1, 6 conns.", "tcppipe": "HTTP/1.1 pipelined",
 }
+GRID = ("10 Mbit/s x 10 and 50 ms and 1 Mbit/s x 50 ms, each x 0, 1 and 3 % loss, three "
+        "runs a cell, every row; the page in every cell, 1 MiB + 100 x 4 KiB at 10 Mbit/s 10 ms, "
+        "the fixed sizes there without loss")
 WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB",
         "f1024": "1 KiB x 100", "f16384": "16 KiB x 70", "f131072": "128 KiB x 10"}
 
@@ -179,14 +182,11 @@ def main():
     p("Raw runs: `samples.csv` (every repetition), `results.csv` (medians), `unshaped.csv`, "
       "`raw/` (each client's output and per-request latencies).%s" % (
           " Quick mode: %d cell(s) of the grid (%s), the page only, one run each, without "
-          "the rows of 10 streams and 6 connections; the full grid is 1 and 10 Mbit/s x 10 and "
-          "50 ms x 0, 1 and 3 %% loss, three runs, the page everywhere, the large object also at "
-          "10 Mbit/s, the fixed sizes at 10 Mbit/s 10 ms." % (len(cells.split()), cells.strip())
+          "the rows of 10 streams and 6 connections; the full grid: %s." % (
+              len(cells.split()), cells.strip(), GRID)
           if quick == "1" else
-          " Cells measured: %s (%s); the full grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 "
-          "and 3 %% loss, three runs, the page everywhere, the large object also at 10 Mbit/s, "
-          "the fixed sizes at 10 Mbit/s 10 ms (`make experiments EXPERIMENTS=06`)." % (
-              cells.strip(), subset) if subset else ""))
+          " Cells measured: %s (%s), a subset of the full grid (`make experiments "
+          "EXPERIMENTS=06`): %s." % (cells.strip(), subset, GRID) if subset else ""))
 
 
 if __name__ == "__main__":
