@@ -397,6 +397,7 @@ done
 
 # --- report ---
 $PY "$HERE/report.py" "$res" "$unshaped" "$work/page.sizes" "$NAME" "$QUICK" "$REPS" "$t_run" "$(exp_where)" \
-	"$CELLS" "$ROWS" "$(env | grep -E '^EXP06_(CELLS|WORKLOADS|REPS)=' | tr '\n' ' ' | sed 's/ $//')" \
+	"$CELLS" "$ROWS" "$(env | grep -E '^EXP06_(CELLS|WORKLOADS|REPS)=' | sed 's/=\(.*\)/="\1"/' | tr '\n' ' ' | sed 's/ $//')" \
+	"$(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 	>"$EXP_OUT/report.md" || check 1 "report.py"
 exp_done

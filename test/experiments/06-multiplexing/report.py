@@ -2,7 +2,7 @@
 """report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS SUBSET: experiment
 06's report.md (a section of docs/results.md) on stdout, from results.csv. SUBSET: empty for the
 whole grid, else how the cells measured were picked (EXP06_CELLS, ...)."""
-import csv, sys
+import csv, sys, time
 
 LABEL = {
     "h2c": "HTTP/2 h2c (nginx)", "h2tls": "HTTP/2 over TLS (nginx)", "h3": "HTTP/3 (ngtcp2)",
@@ -29,8 +29,91 @@ def verdict(a, b):
     return "ties with"
 
 
+def most(vs):
+    """the verdict most cells gave ("" for none)"""
+    vs = [v.split()[0] for v in vs if v != "?"]
+    return max(set(vs), key=vs.count) if vs else ""
+
+
+def why(p, keys, get, un):
+    """The reasons, in plain words, as far as these runs show them: each sentence picked by
+    what the runs measured, not by what the design predicts."""
+    def f(k, row, col):
+        r = get.get(k[:4] + (row,))
+        return r[col] if r else None
+
+    def vs(a, b, ks):
+        return [verdict(float(f(k, a, "time_s")), float(f(k, b, "time_s"))) for k in ks
+                if f(k, a, "time_s") and f(k, b, "time_s")]
+    clean = [k for k in keys if k[2] == 0]
+    lossy = [k for k in keys if k[2] > 0]
+    out = []
+    v = most(vs("sctp100", "h2c", clean))
+    if v:
+        out.append("Without loss SCTP with 100 streams %s h2c: both pay one handshake "
+                   "(SCTP's INIT/COOKIE exchange, TCP's SYN), then every request is in flight "
+                   "at once over one congestion window, so the link rate decides; h2 over TLS "
+                   "adds a round trip and encryption." % {"wins": "won against", "ties": "tied with",
+                                                          "loses": "lost to"}[v])
+    v = most(vs("sctp100", "h2c", lossy))
+    if v == "wins":
+        out.append("Under loss SCTP won against h2c: a lost TCP segment holds back every HTTP/2 "
+                   "stream behind it (head-of-line blocking), where SCTP hands each stream's "
+                   "messages over as they complete.")
+    elif v:
+        k = lossy[0]
+        reasons = []
+        b = f(k, "sctp100", "bound")
+        if b == "cpu":
+            reasons.append("the emulated CPU: SCTP's unshaped rate was %s Mbit/s (measured once), under 3 "
+                           "times the link, so after a loss SCTP regrows its window into a CPU "
+                           "limit that TCP, batching 64 KiB a packet through GSO/GRO, does not "
+                           "meet" % un.get("sctp100", {}).get("mbit", "?"))
+        reasons.append("head-of-line blocking costs little at this round trip: TCP with SACK "
+                       "repairs a loss within about one round trip (%d ms), while each "
+                       "request waits a second or more for its share of the link anyway" % (2 * k[1]))
+        a0, a1 = f(clean[0], "sctp1", "lat_p99_ms") if clean else None, f(k, "sctp1", "lat_p99_ms")
+        t0, t1 = f(clean[0], "tcp1", "lat_p99_ms") if clean else None, f(k, "tcp1", "lat_p99_ms")
+        if a0 and a1 and t0 and t1:
+            reasons.append("Linux SCTP recovers a loss more slowly than Linux TCP where fast "
+                           "retransmit cannot (the last packets of a reply): SCTP with one stream "
+                           "saw its p99 go from %s to %s ms with loss, near one retransmission "
+                           "timeout of SCTP's 1 s RTO min, where HTTP/1.1's went from %s to %s ms "
+                           "(TCP's 200 ms RTO min and its tail-loss probes)" % (a0, a1, t0, t1))
+        out.append("Under loss SCTP %s h2c here, against the head-of-line argument; the runs "
+                   "point at these reasons: %s." % ({"ties": "only tied with", "loses": "lost to"}[v],
+                                                    "; ".join(reasons)))
+    c2, c2t = [f(k, "h2c", "client_cpu_s") for k in keys], [f(k, "h2tls", "client_cpu_s") for k in keys]
+    c3 = [f(k, "h3", "client_cpu_s") for k in keys]
+    if c2[0] and c2t[0] and c3[0]:
+        out.append("Encryption: h2 over TLS and HTTP/3 encrypt in software, h2c and SCTP do "
+                   "not; h2load spent %s s of CPU over TLS against %s s in clear, and gtlsclient "
+                   "%s s for the same page, which under TCG makes HTTP/3 CPU-bound (marked CPU): "
+                   "it is ngtcp2's example client on an emulated CPU that loses, not QUIC's loss "
+                   "recovery, which these runs cannot judge." % (c2t[0], c2[0], c3[0]))
+    v = most(vs("sctpintl", "sctp100", keys))
+    if v:
+        out.append("I-DATA with the round-robin scheduler %s plain SCTP with 100 streams: "
+                   "sctphttpd already cuts replies into 16 KiB messages and serves its streams "
+                   "round-robin, so with plain DATA a large reply holds the others back by one "
+                   "16 KiB message at most, and I-DATA has little left to interleave%s." % (
+                       {"wins": "won against", "ties": "tied with", "loses": "lost to"}[v],
+                       "" if any(k[3] == "big" for k in keys) else
+                       " (the 1 MiB + 100 small workload, where it would show most, is not in "
+                       "these cells)"))
+    v = most(vs("usrsctp100", "sctp100", keys))
+    if v:
+        out.append("usrsctp (userspace SCTP over UDP, like QUIC a stack in the process) %s "
+                   "kernel SCTP, its client and server busy %s %% of a CPU unshaped." % (
+                       {"wins": "won against", "ties": "tied with", "loses": "lost to"}[v],
+                       un.get("usrsctp100", {}).get("cpu_pct", "?")))
+    p("Why, as far as these runs show it: " + " ".join(out))
+    p()
+
+
 def main():
     res, unshaped, sizes, name, quick, reps, secs, where, cells, rows, subset = sys.argv[1:12]
+    commit = sys.argv[12] if len(sys.argv) > 12 else "unknown"
     rs = list(csv.DictReader(open(res)))
     un = list(csv.DictReader(open(unshaped)))
     page = [int(l.split()[1]) for l in open(sizes)]
@@ -38,6 +121,13 @@ def main():
     p = print
     p("## 06. Multiplexing: SCTP streams against HTTP/2 and HTTP/3")
     p()
+    if subset:
+        p("**Measured: the cells %s only, %s run(s) each** (a subset of the grid), on %s, git "
+          "%s, by `%s make experiments EXPERIMENTS=06`; the rest of the grid is not measured "
+          "yet (the full grid: %s)." % (", ".join(cells.split()), reps,
+                                        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                        commit, subset, GRID))
+        p()
     p("Host b serves, host a fetches, over one emulated link (netem on both ends) %s, %s, %s s "
       "of measurements, %s run(s) a cell (the median; the time's min and max beside it). "
       "Every object of a workload is requested at once: HTTP/2 as h2load's streams on one "
@@ -162,17 +252,7 @@ def main():
     if tails:
         p("Tail latency under loss (p99, SCTP with 100 streams against h2c): " + "; ".join(tails) + ".")
         p()
-    p("Why, as far as these runs show it: with no loss all the multiplexed rows pay one "
-      "handshake and then keep the link busy, so the link rate and the handshakes decide "
-      "(SCTP's four-way INIT/COOKIE handshake costs one round trip before the first request, "
-      "as TCP's; TLS 1.3 over TCP one more; QUIC folds its TLS handshake into one). Under "
-      "loss, HTTP/2's streams all stall behind a lost TCP segment (head-of-line blocking), "
-      "while SCTP streams and QUIC streams deliver each stream's data as it completes; but "
-      "every row still shares one congestion window, so a loss slows all streams' sending "
-      "alike. HTTP/3 and h2 over TLS pay for encryption in software and h2c and SCTP do "
-      "not: under TCG that cost is large (see the CPU columns and the unshaped rates below), "
-      "and where a row is marked CPU the emulator, not the protocol, decides its time.")
-    p()
+    why(p, keys, get, {u["row"]: u for u in un})
     p("**Unshaped rates** (the page over the link's delay only, no rate limit, no loss; Mbit/s "
       "of objects, and client and server's CPU share together): " + ", ".join("%s %s (%s %%)" % (
           LABEL.get(u["row"], u["row"]), u["mbit"], u["cpu_pct"]) for u in un)
