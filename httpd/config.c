@@ -12,6 +12,7 @@ enum {
 	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR, OPT_ENCAP,
 	OPT_PPID0, OPT_NOSENDFILE, OPT_DAEMON, OPT_HELP, OPT_MAXLINE, OPT_MAXHEAD, OPT_PIPELINE,
 	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_CGIMAX, OPT_ALTSVC, OPT_NOLIST, OPT_LISTMAX, OPT_WORKERS, OPT_MMAP,
+	OPT_INTL,
 };
 
 static const struct option config_longopts[] = {
@@ -40,6 +41,7 @@ static const struct option config_longopts[] = {
 	{ "max-conns", required_argument, NULL, OPT_MAXCONNS },
 	{ "sctp-streams", required_argument, NULL, OPT_STREAMS },
 	{ "sctp-msg-size", required_argument, NULL, OPT_MSGSIZE },
+	{ "sctp-interleave", no_argument, NULL, OPT_INTL },
 	{ "udp-port", required_argument, NULL, OPT_UDP },
 	{ "udp-remote-port", required_argument, NULL, OPT_UDPR },
 	{ "sctp-udp-remote-port", required_argument, NULL, OPT_ENCAP },
@@ -76,6 +78,8 @@ config_usage(FILE *f)
 	    "                           (the local port is sysctl net.sctp.udp_port; Linux >= 5.11)\n"
 	    "  --sctp-streams L         streams per association, in and out (default %d)\n"
 	    "  --sctp-msg-size BYTES    HTTP data per SCTP user message (default %d, max %d)\n"
+	    "  --sctp-interleave        kernel SCTP: I-DATA (RFC 8260) and the round-robin stream\n"
+	    "                           scheduler (needs sysctl net.sctp.intl_enable=1)\n"
 	    "  --accept-ppid0           take PPID 0 as HTTP too (testing with generic tools)\n"
 	    "  --alt-svc MA             advertise the SCTP listeners on TCP responses (Alt-Svc:\n"
 	    "                           http%%2F1.1+sctp=\":PORT\"; ma=MA[; sctp-udp=UDP])\n"
@@ -357,6 +361,9 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 		return 0;
 	case OPT_PPID0:
 		cf->ppid0 = 1;
+		return 0;
+	case OPT_INTL:
+		cf->interleave = 1;
 		return 0;
 	case OPT_NOSENDFILE:
 		cf->sendfile = 0;

@@ -35,6 +35,7 @@ struct config {
 	uint16_t udp_port, udp_remote_port; /* usrsctp encapsulation */
 	uint16_t encap_port; /* kernel SCTP in UDP: peers' port (RFC 6951), 0 = none */
 	int ppid0;                    /* --accept-ppid0: PPID 0 counts as HTTP too (testing only) */
+	int interleave;               /* --sctp-interleave: I-DATA, round-robin scheduler */
 	int sendfile;                 /* 0 with --no-sendfile */
 	int daemon;                   /* --daemon; -D keeps the default, foreground */
 	char *pidfile;                /* -i */

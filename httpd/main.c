@@ -92,6 +92,22 @@ server_tick(struct ev_loop *loop, void *arg)
 	ev_timer_start(loop, &srv.tick, 1000000, server_tick, NULL);
 }
 
+/* The transport options every listener gets, from the configuration. */
+static void
+server_listen_opts(struct tp_opts *o)
+{
+	const struct config *cf = httpd_config();
+
+	tp_opts_init(o);
+	o->streams = (uint16_t)cf->streams; /* the draft's limit L, as MIS and OS */
+	o->nodelay = 1;
+	o->backlog = 4096;
+	o->udp_port = cf->udp_port;
+	o->udp_remote_port = cf->udp_remote_port;
+	o->encap_port = cf->encap_port;
+	o->sctp_interleave = cf->interleave;
+}
+
 static int
 server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 {
@@ -99,13 +115,7 @@ server_listen_one(const char *type, const char *addr, char *err, size_t errlen)
 	struct tp_opts o;
 	char **ns;
 
-	tp_opts_init(&o);
-	o.streams = (uint16_t)httpd_config()->streams; /* the draft's limit L, as MIS and OS */
-	o.nodelay = 1;
-	o.backlog = 4096;
-	o.udp_port = httpd_config()->udp_port;
-	o.udp_remote_port = httpd_config()->udp_remote_port;
-	o.encap_port = httpd_config()->encap_port;
+	server_listen_opts(&o);
 	o.reuseport = httpd_config()->workers > 1;
 	if ((l = tp_listen(type, addr, &o, err, errlen)) == NULL)
 		return -1;
@@ -137,10 +147,7 @@ server_listen_again(char *err, size_t errlen)
 	struct tp_opts o;
 	size_t i;
 
-	tp_opts_init(&o);
-	o.streams = (uint16_t)httpd_config()->streams;
-	o.nodelay = 1;
-	o.backlog = 4096;
+	server_listen_opts(&o);
 	o.reuseport = 1;
 	for (i = 0; i < srv.nls; i++) {
 		char spec[400], *sp = strchr(srv.lspec[i], ' '), *colon;

@@ -279,6 +279,8 @@ load_done(struct sess *s, struct sess_call *k, void *arg)
 	st->footer_bytes += k->footer_bytes;
 	st->xfer_sum += (double)(k->t_done - k->t_first) / 1e6;
 	hist_add(&st->lat, k->t_done - k->t_sched);
+	if (r->o->log != NULL)
+		reqlog_call(r->o->log, k, r->t0);
 	r->interval_replies++;
 	lc->completed++;
 	if (r->o->verify) {
@@ -697,6 +699,7 @@ load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t err
 	tp_opts_init(&r.so.tp);
 	r.so.tp.streams = (uint16_t)o->streams;
 	r.so.tp.nodelay = (int)o->nodelay;
+	r.so.tp.sctp_interleave = o->interleave;
 	r.so.tp.rto_min_ms = o->rto_min;
 	r.so.tp.rto_initial_ms = o->rto_initial;
 	r.so.tp.rto_max_ms = o->rto_max;

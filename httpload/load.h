@@ -277,11 +277,13 @@ struct load_opts {
 	int hog, verbose, json, csv, verify, no_report;
 	int progress;            /* a progress line on stderr every 5 s (thread 0 only) */
 	const char *manifest;
+	FILE *log;               /* --log: a line per completed call (reqlog.c), or NULL */
 	unsigned client_id, client_n;
 	int sndbuf, rcvbuf;      /* 0: as given by the stack (httperf's defaults are printed) */
 	const char *proto;
 	unsigned streams;
 	unsigned rto_min, nodelay;
+	int interleave;          /* --sctp-interleave */
 	unsigned rto_initial, rto_max; /* ms, 0: the stack's */
 	int path_max_retrans;    /* 0: the stack's */
 	const char *local;       /* --local: addresses to bind first */
@@ -297,6 +299,11 @@ struct load_opts {
 	struct uri_gen *uris;    /* --wset, --wlog: each call's URI (NULL: --uri for all) */
 	char addr[512];          /* built: "server:port" */
 };
+
+/* ---- reqlog.c: --log FILE, a line per completed call ---- */
+
+/* START_US STATUS LATENCY_US STREAM BYTES TARGET, tab-separated; START since the run's t0. */
+void reqlog_call(FILE *f, const struct sess_call *k, uint64_t t0);
 
 int load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t errlen);
 void load_interrupt(void); /* async-signal-safe: every run stops soon, and reports */

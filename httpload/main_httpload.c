@@ -46,6 +46,7 @@ static const char usage[] =
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N                SCTP streams per association (default 1); calls spread over them\n"
 "  --rto-min MS --nodelay     SCTP/TCP tuning; also --rto-initial MS --rto-max MS\n"
+"  --sctp-interleave          kernel SCTP: I-DATA (RFC 8260), round-robin stream scheduler\n"
 "  --path-max-retrans N       SCTP: retransmissions before a path counts as failed\n"
 "  --local ADDR[,ADDR2]       bind to these local addresses first (SCTP: several)\n"
 "  --udp-encaps-port N        usrsctp: local UDP encapsulation port (default 9899)\n"
@@ -57,6 +58,8 @@ static const char usage[] =
 "  --concurrency N, -c N      closed loop: keep N connections busy (like wrk -c)\n"
 "  --duration S, -d S         run S seconds (calls per connection then unlimited)\n"
 "  --json | --csv             a machine-readable summary instead of the report\n"
+"  --log FILE                 a line per completed call: start (us since the run's start),\n"
+"                             status, latency (us), stream, content bytes, request target\n"
 "  --verify                   check each body's length; --verify-manifest FILE: and checksum\n"
 "                             (lines \"PATH SIZE CRC32hex\"); bad bodies count as corrupt\n"
 "  --threads N                N independent event loops, one merged report\n"
@@ -334,7 +337,7 @@ main(int argc, char **argv)
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR, O_ENCAP, O_PPID0,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
 		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
-		O_LOCAL, O_PROGRESS, O_NOPROGRESS,
+		O_LOCAL, O_PROGRESS, O_NOPROGRESS, O_LOG, O_INTL,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -361,6 +364,7 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, O_STREAMS },
 		{ "rto-min", required_argument, NULL, O_RTOMIN },
 		{ "nodelay", no_argument, NULL, O_NODELAY },
+		{ "sctp-interleave", no_argument, NULL, O_INTL },
 		{ "rto-initial", required_argument, NULL, O_RTOINIT },
 		{ "rto-max", required_argument, NULL, O_RTOMAX },
 		{ "path-max-retrans", required_argument, NULL, O_PMR },
@@ -374,6 +378,7 @@ main(int argc, char **argv)
 		{ "concurrency", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "log", required_argument, NULL, O_LOG },
 		{ "csv", no_argument, NULL, O_CSV },
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "verify-manifest", required_argument, NULL, O_MANIFEST },
@@ -401,7 +406,7 @@ main(int argc, char **argv)
 	struct load_stats st;
 	struct load_thread *th = NULL;
 	struct uri_gen uris;
-	const char *wset = NULL, *wlog = NULL;
+	const char *wset = NULL, *wlog = NULL, *log_path = NULL;
 	char err[TP_ERRLEN], *slash;
 	unsigned i;
 	int ch, idx, hostport, rc = 2, nconns_set = 0;
@@ -471,6 +476,7 @@ main(int argc, char **argv)
 			break;
 		case O_RTOMIN: o.rto_min = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_NODELAY: o.nodelay = 1; break;
+		case O_INTL: o.interleave = 1; break;
 		case O_RTOINIT: o.rto_initial = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_RTOMAX: o.rto_max = (unsigned)load_num(optarg, 1, 1e7, "RTO"); break;
 		case O_PMR: o.path_max_retrans = (int)load_num(optarg, 1, 1000, "retransmission count");
@@ -486,6 +492,7 @@ main(int argc, char **argv)
 		case 'c': o.concurrency = (unsigned)load_num(optarg, 1, 1e7, "concurrency"); break;
 		case 'd': o.duration = load_num(optarg, 0.001, 1e7, "duration"); break;
 		case O_JSON: o.json = 1; break;
+		case O_LOG: log_path = optarg; break;
 		case O_CSV: o.csv = 1; break;
 		case O_VERIFY: o.verify = 1; break;
 		case O_MANIFEST: o.manifest = optarg; o.verify = 1; break;
@@ -517,6 +524,8 @@ main(int argc, char **argv)
 		load_die("unexpected argument", argv[optind]);
 	if (tp_type_find(o.proto) == NULL)
 		load_die("unknown transport (tcp, sctp, sctp1m, usrsctp where built)", o.proto);
+	if (o.interleave && strcmp(o.proto, "sctp") != 0 && strcmp(o.proto, "sctp1m") != 0)
+		load_die("--sctp-interleave needs kernel SCTP (--proto sctp or sctp1m)", o.proto);
 	if (o.streams > 1 && !(tp_type_find(o.proto)->caps & TP_CAP_STREAMS))
 		load_die("--streams needs an SCTP transport", o.proto);
 	/* Closed loop and timed runs go on until stopped, unless told how much. */
@@ -535,6 +544,8 @@ main(int argc, char **argv)
 		load_uris(&o, &uris, wset, wlog);
 	hostport = strchr(o.server, ':') != NULL && strchr(o.server, '[') == NULL;
 	snprintf(o.addr, sizeof(o.addr), hostport ? "[%s]:%u" : "%s:%u", o.server, o.port);
+	if (log_path != NULL && (o.log = fopen(log_path, "w")) == NULL)
+		load_die("--log: cannot write the file", log_path);
 	load_raise_nofile();
 	verify_crc32(0, NULL, 0); /* the table, before any thread */
 	if (!o.json && !o.csv)
@@ -610,5 +621,9 @@ out:
 	report_stats_free(&st);
 	uri_free(&uris);
 	free(o.headers);
+	if (o.log != NULL && fclose(o.log) != 0 && rc == 0) {
+		fprintf(stderr, "httpload: --log %s: %s\n", log_path, strerror(errno));
+		rc = 2;
+	}
 	return rc;
 }

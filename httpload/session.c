@@ -107,6 +107,8 @@ sess_note(struct tp_conn *c, const char *what, void *arg)
 	char *end;
 
 	(void)c;
+	if (strncmp(what, "I-DATA", 6) == 0) /* --sctp-interleave: what the association uses */
+		fprintf(stderr, "httpload: %s\n", what);
 	if (strncmp(what, "stream reset incoming", 21) != 0 || (p = strchr(what, ':')) == NULL)
 		return;
 	if (s->st == NULL)

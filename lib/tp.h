@@ -56,6 +56,7 @@ struct tp_opts {
 	int frame_hdr;             /* framed types: length prefix size, 2 (RFC 4571) or 4 (default) */
 	const char *local;         /* connect: local address(es) to bind first, "a,b" (NULL = any) */
 	int reuseport;             /* listen: SO_REUSEPORT, several processes on one port (tcp, sctp) */
+	int sctp_interleave;       /* kernel SCTP: I-DATA (RFC 8260), round-robin stream scheduler */
 };
 
 /* A list of addresses of one family sharing one port ("h1,h2:port", "[v6]:port", "/path"). */

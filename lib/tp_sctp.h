@@ -73,4 +73,8 @@ int tp_sctp_reset(int fd, sctp_assoc_t id, uint16_t sid, char *err, size_t errle
 int tp_sctp_encap_local_port(void);
 int tp_sctp_encap(int fd, const struct tp_opts *o, char *err, size_t errlen);
 
+/* tp_sctp_intl.c: tp_opts.sctp_interleave */
+int tp_sctp_intl_set(int fd, const struct tp_opts *o, char *err, size_t errlen);
+void tp_sctp_intl_tell(struct tp_conn *c, const struct tp_sctp_as *as);
+
 #endif

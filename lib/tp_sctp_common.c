@@ -168,6 +168,8 @@ tp_sctp_sockopts(int fd, const struct tp_opts *o, char *err, size_t errlen)
 	av.assoc_id = SCTP_FUTURE_ASSOC;
 	av.assoc_value = 1;
 	(void)setsockopt(fd, IPPROTO_SCTP, SCTP_PR_SUPPORTED, &av, sizeof(av));
+	if (tp_sctp_intl_set(fd, o, err, errlen) != TP_OK)
+		return TP_ERROR;
 	if (tp_sock_bufs(fd, o, err, errlen) != TP_OK)
 		return TP_ERROR;
 	tp_sctp_buf_force(fd, SO_SNDBUF, SO_SNDBUFFORCE, o->sndbuf);
@@ -590,6 +592,7 @@ tp_sctp_tell(struct tp_conn *c, struct tp_sctp_as *as)
 	if (as->streams_out < as->asked)
 		tp_note(c, "peer granted %u of the %u outbound streams asked for", as->streams_out,
 		    as->asked);
+	tp_sctp_intl_tell(c, as);
 }
 
 void

@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/demo-apps-vm.sh: inside the VM (test/vm/run), two hosts in network namespaces joined
 # by a veth pair, delay (and loss) by netem: HTTP over TCP vs SCTP with 1, 10 and 100 streams,
-# then MP3 over RTP on a lossy path with UDP, SCTP (unordered) and PR-SCTP (a fixed 200 ms
+# beside HTTP/2 (nginx h2c, h2load: 100 streams on one TCP connection) and HTTP/3 (ngtcp2's
+# gtlsserver and gtlsclient over QUIC) where those are installed, then MP3 over RTP on a lossy path with UDP, SCTP (unordered) and PR-SCTP (a fixed 200 ms
 # lifetime, and the lifetime from the playout delay with the RTO bounded to it).
 set -eu
 cd "$(dirname "$0")/.."
@@ -58,6 +59,55 @@ hl "TCP, one keep-alive connection" --num-conns 1 --num-calls 100
 hl "SCTP, 1 stream" --proto sctp --streams 1 --num-conns 1 --num-calls 100
 hl "SCTP, 10 streams" --proto sctp --streams 10 --num-conns 1 --num-calls 100
 hl "SCTP, 100 streams" --proto sctp --streams 100 --num-conns 1 --num-calls 100
+row() { # row LABEL REPLIES SECONDS
+	printf '| %s | %s | %s | %s |\n' "$1" "${2:-0}" "${3:--}" \
+		"$(awk -v n="${2:-0}" -v d="${3:-0}" 'BEGIN { if (d > 0) printf "%.0f", n / d; else print "-" }')"
+}
+# HTTP/2: nginx, cleartext h2c (prior knowledge), h2load's 100 streams on one connection
+if command -v nginx >/dev/null && command -v h2load >/dev/null; then
+	mkdir -p "$tmp/ng"
+	cat >"$tmp/ng/nginx.conf" <<NG
+daemon off;
+master_process off;
+user root;
+pid $tmp/ng/nginx.pid;
+error_log $tmp/ng/error.log;
+events { worker_connections 1024; }
+http {
+	access_log off;
+	client_body_temp_path $tmp/ng; proxy_temp_path $tmp/ng; fastcgi_temp_path $tmp/ng;
+	uwsgi_temp_path $tmp/ng; scgi_temp_path $tmp/ng;
+	http2_max_concurrent_streams 128;
+	server { listen 10.99.0.1:8443 http2; root $tmp/www; }
+}
+NG
+	$S nginx -c "$tmp/ng/nginx.conf" -p "$tmp/ng" >/dev/null 2>&1 &
+	pids="$pids $!"
+	sleep 1
+	out=$($C h2load -n 100 -c 1 -m 100 http://10.99.0.1:8443/1k 2>&1)
+	# the run counts only where h2c was used, never a fallback to HTTP/1.1
+	echo "$out" | grep -q '^Application protocol: h2c' || out=
+	row "HTTP/2 h2c (nginx), 100 streams, 1 TCP conn." \
+		"$(echo "$out" | sed -n 's/^requests: .* \([0-9]*\) succeeded.*/\1/p')" \
+		"$(echo "$out" | awk '/^finished in/ { v = $3; sub(/,$/, "", v); if (v ~ /ms$/) { sub(/ms$/, "", v); v /= 1000 } else sub(/s$/, "", v); printf "%.3f", v }')"
+fi
+# HTTP/3: ngtcp2's examples over QUIC (TLS 1.3 inside), a self-signed certificate; the time is
+# gtlsclient's whole run (handshake included, as h2load's and httpload's)
+if command -v gtlsserver >/dev/null && command -v gtlsclient >/dev/null; then
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=demo \
+		-keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
+	$S gtlsserver -q -d "$tmp/www" 10.99.0.1 4433 "$tmp/key.pem" "$tmp/cert.pem" >/dev/null 2>&1 &
+	pids="$pids $!"
+	sleep 1
+	urls=()
+	for _ in $(seq 100); do urls+=(https://10.99.0.1:4433/1k); done
+	t0=$(date +%s.%N)
+	n=$($C timeout 60 gtlsclient --no-quic-dump --no-http-dump --exit-on-all-streams-close \
+		--max-streams-bidi=128 10.99.0.1 4433 "${urls[@]}" 2>&1 >/dev/null |
+		grep -c '^HTTP stream [0-9]* closed')
+	t1=$(date +%s.%N)
+	row "HTTP/3 (ngtcp2), 100 streams, QUIC" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+fi
 
 # --- MP3: 10 s at 192 kbit/s, 30 ms one-way delay, 3 % loss each way ---
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 10 sine 220-1760 sine 330-2640 vol 0.5

@@ -2,7 +2,8 @@
 # test/experiments/06-multiplexing.sh: experiment 6, SCTP streams against the protocols that
 # multiplex the same way: HTTP/2 over one TCP connection (nginx, cleartext h2c and h2 over TLS;
 # client h2load -m N) and HTTP/3 over QUIC (ngtcp2's gtlsserver and gtlsclient), beside sctphttpd
-# over kernel SCTP with 1, 10 and 100 streams and over usrsctp with 100, and HTTP/1.1 over TCP
+# over kernel SCTP with 1, 10 and 100 streams, with 100 and I-DATA (RFC 8260) and the round-robin
+# stream scheduler where the kernel has them, over usrsctp with 100, and HTTP/1.1 over TCP
 # (a connection per request, 6 keep-alive connections, pipelined). Host b serves, host a fetches,
 # over one emulated link (test/lab). Run by test/experiments/run (QUICK, EXP_OUT, EXP_ROOT); TAP
 # lines out, exit 0 iff every check passed. The checks are structural only (every run produced
@@ -10,7 +11,17 @@
 #
 # Debian 12's h2load (nghttp2 1.52) is built without QUIC (no libngtcp2: --npn-list=h3 fails
 # every request), so HTTP/3 is fetched by gtlsclient, whose debug output shows each request's
-# submit and close (stamped here as they come).
+# submit and close (stamped here as they come). Per-request latencies: h2load's --log-file,
+# httpload's --log, gtlsclient's stamped submit and close lines.
+#
+# The grid (full mode), bounded to end within its "vm-timeout" under TCG (about 500 runs, 1.5 h
+# on a quiet 2-core host, 3 h on a busy one): 10 Mbit/s x 10 and 50 ms one-way, and 1 Mbit/s x
+# 50 ms (at 1 Mbit/s the page spends 18 s on the wire: 10 or 50 ms changes little), each x 0,
+# 1 and 3 % loss each way; three runs a cell, every row; the page in every cell, the large
+# object beside small ones on the 10 Mbit/s 10 ms links, experiment 04's fixed sizes there
+# without loss. EXP06_CELLS, EXP06_WORKLOADS (for every cell) and EXP06_REPS pick a subset (the
+# report says which cells were measured).
+# vm-timeout: 14400
 set -u
 : "${EXP_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 cd "$EXP_ROOT" || exit 1
@@ -33,22 +44,39 @@ PY=/usr/bin/python3 # not a pyenv shim: slow under TCG
 # A cell: RATE:ONE-WAY-DELAY-MS:LOSS-PCT (loss each way). Workloads: page (100 objects, a web
 # page's size mix, all requested at once), big (one 1 MiB object beside 100 of 4 KiB), fN (N
 # files of a fixed size, as in experiment 04).
-ROWS="h2c h2tls h3 sctp1 sctp10 sctp100 usrsctp100 tcp1 tcp6 tcppipe"
+ROWS="h2c h2tls h3 sctp1 sctp10 sctp100 sctpintl usrsctp100 tcp1 tcp6 tcppipe"
 if [ "$QUICK" = 1 ]; then
+	# CI: one lossy cell, one run, without the in-between rows (10 streams, 6 connections),
+	# to stay within 5 minutes under TCG
+	ROWS="h2c h2tls h3 sctp1 sctp100 sctpintl usrsctp100 tcp1 tcppipe"
 	CELLS="10mbit:10:1"
-	WORKLOADS="page"
 	REPS=1
 else
 	CELLS=""
-	for rate in 1mbit 10mbit; do
-		for delay in 10 50; do
-			for loss in 0 1 3; do CELLS="$CELLS $rate:$delay:$loss"; done
-		done
+	for link in 1mbit:50 10mbit:10 10mbit:50; do
+		for loss in 0 1 3; do CELLS="$CELLS $link:$loss"; done
 	done
-	WORKLOADS="page big f1024 f16384 f131072"
 	REPS=3
 fi
-PORT=8080 H2C=8443 H2S=8444 H3=4433 UDPS=9899 UDPC=9898
+CELLS=${EXP06_CELLS:-$CELLS}
+REPS=${EXP06_REPS:-$REPS}
+# workloads_of CELL: the workloads measured there (EXP06_WORKLOADS: the same in every cell)
+workloads_of() {
+	if [ -n "${EXP06_WORKLOADS:-}" ]; then
+		echo "$EXP06_WORKLOADS"
+	elif [ "$QUICK" = 1 ]; then
+		echo page
+	else
+		case $1 in
+		10mbit:10:0) echo "page big f1024 f16384 f131072" ;;
+		10mbit:10:*) echo "page big" ;;
+		*) echo page ;;
+		esac
+	fi
+}
+WORKLOADS=$(for c in $CELLS; do workloads_of "$c"; done | tr ' ' '\n' | awk 'NF && !s[$0]++' | tr '\n' ' ')
+WORKLOADS=${WORKLOADS% }
+PORT=8080 PORTI=8081 H2C=8443 H2S=8444 H3=4433 UDPS=9899 UDPC=9898
 row_label() {
 	case $1 in
 	h2c) echo "HTTP/2 h2c (nginx, 1 TCP conn.)" ;;
@@ -57,6 +85,7 @@ row_label() {
 	sctp1) echo "SCTP, 1 stream" ;;
 	sctp10) echo "SCTP, 10 streams" ;;
 	sctp100) echo "SCTP, 100 streams" ;;
+	sctpintl) echo "SCTP, 100 streams, I-DATA + round-robin" ;;
 	usrsctp100) echo "usrsctp, 100 streams" ;;
 	tcp1) echo "HTTP/1.1, conn. per request" ;;
 	tcp6) echo "HTTP/1.1, 6 keep-alive conns." ;;
@@ -120,6 +149,18 @@ lab_bg b "$HTTPD" -d "$work/www" -h "$LAB_B_IP" -p $PORT -L "sctp:$LAB_B_IP:$POR
 	-L "usrsctp:$LAB_B_IP:$PORT" --udp-port $UDPS --udp-remote-port $UDPC \
 	--sctp-streams 100 --idle-timeout 60
 httpd_pid=$LAB_PID
+# SCTP with I-DATA (RFC 8260) and the round-robin stream scheduler: its own sctphttpd (the
+# scheduler is the listener's), where the kernel offers I-DATA (net.sctp.intl_enable, per
+# network namespace); a kernel without it drops the row, and the report says so.
+intl_pid=
+if lab_a sysctl -qw net.sctp.intl_enable=1 2>/dev/null && lab_b sysctl -qw net.sctp.intl_enable=1 2>/dev/null; then
+	lab_bg b "$HTTPD" -d "$work/www" -L "sctp:$LAB_B_IP:$PORTI" --sctp-streams 100 --idle-timeout 60 \
+		--sctp-interleave
+	intl_pid=$LAB_PID
+else
+	ROWS=${ROWS/ sctpintl/}
+	echo "# this kernel has no I-DATA (net.sctp.intl_enable): no sctpintl row"
+fi
 lab_bg b nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 nginx_pid=$LAB_PID
 lab_bg b gtlsserver -q -d "$work/www" "$LAB_B_IP" $H3 "$work/key.pem" "$work/cert.pem"
@@ -131,6 +172,8 @@ up=1
 for _ in $(seq 50); do
 	lab_a "$HL" --server "$LAB_B_IP" --port $PORT --uri "$one" --timeout 5 >/dev/null 2>&1 &&
 		lab_a "$HL" --proto sctp --server "$LAB_B_IP" --port $PORT --uri "$one" --timeout 5 >/dev/null 2>&1 &&
+		{ [ -z "$intl_pid" ] || lab_a "$HL" --proto sctp --sctp-interleave --server "$LAB_B_IP" \
+			--port $PORTI --uri "$one" --timeout 5 >/dev/null 2>&1; } &&
 		lab_a h2load -n 1 "http://$LAB_B_IP:$H2C$one" 2>&1 | grep -q '1 succeeded' &&
 		lab_a h2load -n 1 "https://$LAB_B_IP:$H2S$one" 2>&1 | grep -q '1 succeeded' && { up=0; break; }
 	sleep 0.2
@@ -153,6 +196,7 @@ run() {
 	case $row in
 	h2c | h2tls) spid=$nginx_pid ;;
 	h3) spid=$h3_pid ;;
+	sctpintl) spid=$intl_pid ;;
 	*) spid=$httpd_pid ;;
 	esac
 	b0=$(wire_bytes)
@@ -209,8 +253,10 @@ run() {
 		;;
 	*)
 		local args=(--server "$LAB_B_IP" --port $PORT --wlog "n,$work/wlog.$w" --timeout 120 --json
-			--verify-manifest "$work/manifest")
+			--verify-manifest "$work/manifest" --log "$base.hlog")
 		case $row in
+		sctpintl) args+=(--proto sctp --streams 100 --num-conns 1 --num-calls "$n" --port $PORTI
+			--sctp-interleave) ;;
 		sctp*) args+=(--proto sctp --streams "${row#sctp}" --num-conns 1 --num-calls "$n") ;;
 		usrsctp*) args+=(--proto usrsctp --streams "${row#usrsctp}" --udp-encaps-port $UDPC
 			--udp-port $UDPS --num-conns 1 --num-calls "$n") ;;
@@ -221,33 +267,33 @@ run() {
 		/usr/bin/time -f '%U %S' -o "$base.cpu" ip netns exec "$LAB_NS_A" "$HL" "${args[@]}" \
 			>"$base.json" 2>"$base.err"
 		case $row in sctp* | usrsctp*) proto=sctp ;; *) proto=http/1.1 ;; esac
-		# httpload logs no single request: its latency histogram's quantiles stand for them
-		awk -v lat="$base.lat" '
+		# the I-DATA row must have used it (httpload tells what the association uses)
+		[ $row = sctpintl ] && ! grep -q 'I-DATA (RFC 8260) in use, stream scheduler round-robin' \
+			"$base.err" && proto=sctp-without-idata
+		awk '
 		function num(k,   m) { if (match($0, "\"" k "\":[0-9.]+")) { m = substr($0, RSTART, RLENGTH); sub(/.*:/, "", m); return m + 0 }
 			return -1 }
-		{ ok = num("2xx"); if (num("total") > 0) ok = 0; d = num("duration_s")
-		  printf "%s\n%s\n%s\n%s\n%s\n%s\n", num("min"), num("p50"), num("p90"), num("p99"), num("p99.9"), num("max") > lat }
+		{ ok = num("2xx"); if (num("total") > 0) ok = 0; d = num("duration_s") }
 		END { printf "%d %s\n", ok, d }' "$base.json" >"$base.sum"
 		read -r ok secs <"$base.sum"
+		# every request's latency from httpload's --log (due to last byte, us)
+		awk -F'\t' '$2 >= 200 && $2 < 300 { printf "%.3f\n", $3 / 1000 }' "$base.hlog" >"$base.lat" 2>/dev/null
 		;;
 	esac
 	t1=$(date +%s.%N)
 	c1=$(cpu_ticks "$spid")
 	b1=$(wire_bytes)
-	if [ -e "$base.json" ]; then # httpload: its histogram's quantiles (no p95)
-		lat=$(awk 'NR == 2 { a = $1 } NR == 3 { b = $1 } NR == 4 { c = $1 } END { if (NR) printf "%.1f %.1f - %.1f\n", a, b, c; else print "- - - -" }' "$base.lat")
-	else
-		lat=$(sort -n "$base.lat" 2>/dev/null | awk '{ v[NR] = $1 } END {
-			if (NR == 0) { print "- - - -"; exit }
-			split("0.5 0.9 0.95 0.99", a, " ")
-			for (i = 1; i <= 4; i++) { k = int(a[i] * NR + 0.999999); if (k < 1) k = 1; printf "%s%.1f", (i > 1 ? " " : ""), v[k] }
-			print "" }')
-	fi
+	# p50, p90, p95, p99 of every request's latency (nearest rank)
+	lat=$(sort -n "$base.lat" 2>/dev/null | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "- - - -"; exit }
+		split("0.5 0.9 0.95 0.99", a, " ")
+		for (i = 1; i <= 4; i++) { k = int(a[i] * NR + 0.999999); if (k < 1) k = 1; printf "%s%.1f", (i > 1 ? " " : ""), v[k] }
+		print "" }')
 	IFS=: read -r rate delay loss <<<"$cell"
 	awk -v rate="${rate%mbit}" -v delay="$delay" -v loss="$loss" -v w="$w" -v row="$row" -v rep="$rep" \
 	    -v n="$n" -v ok="${ok:-0}" -v proto="${proto:-none}" -v secs="${secs:-0}" -v wall="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
 	    -v lat="$lat" -v bytes=$((b1 - b0)) -v ccpu="$(cat "$base.cpu" 2>/dev/null | tail -1)" \
-	    -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$([ "$row" = h2c ] || [ "$row" = h2tls ] || [ "$row" = h3 ] && echo log || echo hist)" 'BEGIN {
+	    -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$(case $row in h2c | h2tls) echo h2load ;; h3) echo gtlsclient ;; *) echo httpload ;; esac)" 'BEGIN {
 		split(lat, l, " "); split(ccpu, c, " ")
 		printf "%s,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%.3f,%s,%s,%s,%s,%s,%d,%.2f,%.2f\n", rate, delay, loss, w, row, rep,
 		    n, ok, proto, secs, wall, l[1], l[2], l[3], l[4], src, bytes, c[1] + c[2], scpu / hz }'
@@ -261,7 +307,7 @@ t_start=$(date +%s)
 for cell in $CELLS; do
 	IFS=: read -r rate delay loss <<<"$cell"
 	lab_link "$rate" "$delay" "$loss"
-	for w in $WORKLOADS; do
+	for w in $(workloads_of "$cell"); do
 		for rep in $(seq "$REPS"); do
 			for row in $ROWS; do
 				run "$cell" "$w" "$row" "$rep" >>"$csv"
@@ -285,7 +331,7 @@ t_run=$(($(date +%s) - t_start))
 
 # --- checks: structural only ---
 nruns=$(($(wc -l <"$csv") - 1))
-want=$(($(echo $CELLS | wc -w) * $(echo $WORKLOADS | wc -w) * REPS * $(echo $ROWS | wc -w)))
+want=$(($(for c in $CELLS; do workloads_of "$c"; done | wc -w) * REPS * $(echo $ROWS | wc -w)))
 [ "$nruns" = "$want" ]
 check $? "every cell, workload, row and repetition ran ($nruns of $want runs)"
 bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit", $2 "ms", $3 "%", $4, $5, $8, $7 }' "$csv")
@@ -293,10 +339,15 @@ bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s/%s/%s: %s of %s", (n++ ? 
 check $? "every run answered all its requests (2xx; bodies checked: httpload by CRC-32, h3 by size)${bad:+: $bad}"
 badp=$(awk -F, 'NR > 1 && !(($5 == "h2c" && $9 == "h2c") || ($5 == "h2tls" && $9 == "h2") || ($5 == "h3" && $9 == "h3") || ($5 ~ /sctp/ && $9 == "sctp") || ($5 ~ /^tcp/ && $9 == "http/1.1")) { printf "%s%s %s: %s", (n++ ? "; " : ""), $4, $5, $9 }' "$csv")
 [ -z "$badp" ]
-check $? "every run used the protocol its row claims (h2load's and gtlsclient's negotiated ALPN)${badp:+: $badp}"
+check $? "every run used the protocol its row claims (h2load's and gtlsclient's negotiated ALPN; I-DATA and round-robin on the sctpintl row)${badp:+: $badp}"
 badl=$(awk -F, 'NR > 1 && ($12 == "-" || $12 == "") { printf "%s%s", (n++ ? " " : ""), $5 }' "$csv")
 [ -z "$badl" ]
 check $? "every run has per-request latencies${badl:+ (missing: $badl)}"
+badn=$(cd "$EXP_OUT/raw" && for f in *.lat; do
+	[ "$(wc -l <"$f")" = "$(wc -l <"$work/workload.$(echo "$f" | cut -d- -f2)")" ] || echo "${f%.lat}"
+done | grep -v unshaped | head -5 | tr '\n' ' ')
+[ -z "$badn" ]
+check $? "every run logged a latency for each of its requests (each client's own log)${badn:+: not: $badn}"
 nu=$(awk -F, 'NR > 1 && $5 > 0' "$unshaped" | wc -l)
 [ "$nu" = "$(echo $ROWS | wc -w)" ]
 check $? "every row's unshaped rate measured ($nu rows)"
@@ -327,18 +378,16 @@ for cell in $CELLS; do
 			i=$((i + 1))
 			f=raw/${cell//:/_}-$w0-$row-1.lat
 			[ -s "$EXP_OUT/$f" ] || continue
+			# every request: the empirical CDF (dashed: HTTP/1.1, dotted: SCTP)
+			sort -n "$EXP_OUT/$f" | awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' \
+				>"$EXP_OUT/$f.cdf"
 			case $row in
-			h2c | h2tls | h3) # every request: the empirical CDF
-				sort -n "$EXP_OUT/$f" | awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' \
-					>"$EXP_OUT/$f.cdf"
-				style="with steps lw 2" ;;
-			*) # httpload's min, p50, p90, p99, p99.9, max at their fractions
-				awk 'BEGIN { split("0 0.5 0.9 0.99 0.999 1", q, " ") } { print $1, q[NR] }' "$EXP_OUT/$f" \
-					>"$EXP_OUT/$f.cdf"
-				style="with linespoints lw 1.5 dt 2 pt 7 ps 0.8" ;;
+			h2c | h2tls | h3) dt=1 ;;
+			tcp*) dt=2 ;;
+			*) dt=3 ;;
 			esac
-			printf "%s'%s' using 1:2 %s lc %d title '%s%s'" "$sep" "$f.cdf" "$style" "$i" "$(row_label $row)" \
-				"$(case $row in h2c | h2tls | h3) ;; *) echo " (quantiles)" ;; esac)"
+			printf "%s'%s' using 1:2 with steps lw 2 dt %d lc %d title '%s'" "$sep" "$f.cdf" "$dt" "$i" \
+				"$(row_label $row)"
 			sep=", "
 		done
 		echo
@@ -348,5 +397,7 @@ done
 
 # --- report ---
 $PY "$HERE/report.py" "$res" "$unshaped" "$work/page.sizes" "$NAME" "$QUICK" "$REPS" "$t_run" "$(exp_where)" \
-	"$CELLS" "$ROWS" >"$EXP_OUT/report.md" || check 1 "report.py"
+	"$CELLS" "$ROWS" "$(env | grep -E '^EXP06_(CELLS|WORKLOADS|REPS)=' | sed 's/=\(.*\)/="\1"/' | tr '\n' ' ' | sed 's/ $//')" \
+	"$(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+	>"$EXP_OUT/report.md" || check 1 "report.py"
 exp_done

@@ -248,4 +248,31 @@ else
 	ok 1 "withsctp or socat missing (apt-get install lksctp-tools socat)"
 fi
 
+
+# --sctp-interleave (both ends): I-DATA (RFC 8260) and the round-robin stream scheduler; Linux
+# offers I-DATA only with net.sctp.intl_enable=1, and says so when it is 0.
+L=${HTTPLOAD:-$top_builddir/httpload/httpload}
+intl0=$(sysctl -n net.sctp.intl_enable 2>/dev/null)
+if [ -n "$intl0" ] && [ -x "$L" ]; then
+	sysctl -qw net.sctp.intl_enable=0
+	timeout 10 "$H" -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 4)) --sctp-interleave \
+	    >/dev/null 2>"$tmp/intl.err"
+	rc=$?
+	[ $rc != 0 ] && [ $rc != 124 ] && grep -q 'intl_enable' "$tmp/intl.err"
+	ok $? "--sctp-interleave where net.sctp.intl_enable is 0: refused, with the sysctl named (exit $rc)"
+	sysctl -qw net.sctp.intl_enable=1
+	start intl 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 4)) --sctp-interleave
+	timeout 60 "$L" --proto sctp --sctp-interleave --server 127.0.0.1 --port $((b + 4)) \
+	    --streams 4 --uri /big.bin --num-calls 8 --verify --timeout 20 >"$tmp/intl.out" \
+	    2>"$tmp/intl.v"
+	rc=$?
+	grep -q 'I-DATA (RFC 8260) in use, stream scheduler round-robin' "$tmp/intl.v" &&
+	    grep -q ' 2xx=8 ' "$tmp/intl.out" && grep -q 'corrupt 0$' "$tmp/intl.out" && [ $rc = 0 ]
+	ok $? "--sctp-interleave on both ends: I-DATA and round-robin in use, 8 x 5 MB on 4 streams whole (exit $rc)"
+	[ $rc = 0 ] || sed 's/^/# /' "$tmp/intl.v" | head -5
+	kill $last
+	sysctl -qw net.sctp.intl_enable="$intl0"
+else
+	ok 1 "net.sctp.intl_enable missing or httpload not built: no I-DATA test"
+fi
 done_testing

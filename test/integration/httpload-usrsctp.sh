@@ -40,11 +40,14 @@ common="--proto usrsctp --server 127.0.0.1 --port $port --udp-encaps-port $cport
 for s in 1 10 100; do
 	# shellcheck disable=SC2086
 	"$hl" $common --streams $s --uri /1k.bin --num-conns 4 --num-calls 60 --verbose \
-		--verify-manifest "$tmp/manifest" >"$tmp/o" 2>"$tmp/e"
+		--verify-manifest "$tmp/manifest" --log "$tmp/log" >"$tmp/o" 2>"$tmp/e"
 	rc=$?
+	# --log: 240 lines, each connection's 60 calls spread over min(s, 60) streams
+	used=$(awk -F'\t' '$2 == 200 && $6 == "/1k.bin" { u[$4] = 1; n++ } END { print n + 0, length(u) }' "$tmp/log")
 	grep -q 'requests 240 replies 240 ' "$tmp/o" && grep -q ' 2xx=240 ' "$tmp/o" &&
-		grep -q 'corrupt 0$' "$tmp/o" && grep -q "$s streams\? usable" "$tmp/e" && [ $rc -eq 0 ]
-	ok $? "usrsctp, $s stream(s): 4 x 60 calls answered, verified, $s usable (exit $rc)"
+		grep -q 'corrupt 0$' "$tmp/o" && grep -q "$s streams\? usable" "$tmp/e" && [ $rc -eq 0 ] &&
+		[ "$used" = "240 $((s < 60 ? s : 60))" ]
+	ok $? "usrsctp, $s stream(s): 4 x 60 calls answered, verified, $s usable, --log: $used (exit $rc)"
 	[ $rc -eq 0 ] || diag "$(grep -E '^(Total|Errors)' "$tmp/o"; head -3 "$tmp/e")"
 done
 # shellcheck disable=SC2086

@@ -351,10 +351,23 @@ for d, _, fs in os.walk("ws"):
 	cmp -s "$tmp/wl.hl" "$tmp/wl.want" && grep -q ' 2xx=6 3xx=0 4xx=2 ' "$tmp/wl.out"
 	ok $? "--wlog y: the file's URIs in turn, an empty entry skipped, wrapping around"
 	"$hl" --server 127.0.0.1 --port "$port" --wlog n,"$tmp/uris.wlog" --num-conns 10 \
-		--num-calls 2 --rate 100 >"$tmp/wl.out" 2>&1
+		--num-calls 2 --rate 100 --log "$tmp/wl.log" >"$tmp/wl.out" 2>&1
 	rc=$?
 	grep -q '^Total: connections 2 requests 3 replies 3 ' "$tmp/wl.out" && [ $rc -eq 0 ]
 	ok $? "--wlog n: the run stops after the list's 3 URIs ($(grep '^Total' "$tmp/wl.out"))"
+	# --log: a line per call, in completion order: due, status, latency, stream, bytes, target
+	awk -F'\t' 'NF == 6 && $1 ~ /^[0-9]+$/ && $3 > 0 && $4 == 0 { print $2, $5, $6 }' \
+		"$tmp/wl.log" | sort >"$tmp/wl.got"
+	printf '%s\n' "200 1024 /1k.bin" "200 $(stat -c %s "$tmp/root/ws/0/3.html") /ws/0/3.html" \
+		| sort >"$tmp/wl.want"
+	grep -q '^404 [0-9]* /missing$' "$tmp/wl.got" && grep -v '^404' "$tmp/wl.got" |
+		cmp -s - "$tmp/wl.want" && [ "$(wc -l <"$tmp/wl.log")" = 3 ]
+	st=$?
+	ok $st "--log: a line per call with its status, latency, stream, bytes and target"
+	[ $st = 0 ] || diag "$(cat "$tmp/wl.log")"
+	"$hl" --server 127.0.0.1 --port "$port" --log "$tmp/no/such/dir" >"$tmp/wl.out" 2>&1
+	[ $? = 2 ] && grep -q 'log' "$tmp/wl.out"
+	ok $? "--log to a file that cannot be made: exit 2 with a message"
 	if [ "$have_httperf" = 1 ]; then
 		for a in "--uri /ws --wset 20,1 --num-conns 3 --num-calls 9" \
 			"--wlog y,$tmp/uris.wlog --num-conns 3 --num-calls 3"; do

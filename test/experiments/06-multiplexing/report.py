@@ -1,15 +1,21 @@
 #!/usr/bin/python3
-"""report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS: experiment
-06's report.md (a section of docs/results.md) on stdout, from results.csv."""
-import csv, sys
+"""report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS SUBSET: experiment
+06's report.md (a section of docs/results.md) on stdout, from results.csv. SUBSET: empty for the
+whole grid, else how the cells measured were picked (EXP06_CELLS, ...)."""
+import csv, sys, time
 
 LABEL = {
     "h2c": "HTTP/2 h2c (nginx)", "h2tls": "HTTP/2 over TLS (nginx)", "h3": "HTTP/3 (ngtcp2)",
     "sctp1": "SCTP, 1 stream", "sctp10": "SCTP, 10 streams", "sctp100": "SCTP, 100 streams",
+    "sctpintl": "SCTP, 100 streams, I-DATA + RR",
     "usrsctp100": "usrsctp, 100 streams", "tcp1": "HTTP/1.1, conn. per request",
     "tcp6": "HTTP/1.1, 6 conns.", "tcppipe": "HTTP/1.1 pipelined",
 }
-WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB"}
+GRID = ("10 Mbit/s x 10 and 50 ms and 1 Mbit/s x 50 ms, each x 0, 1 and 3 % loss, three "
+        "runs a cell, every row; the page in every cell, 1 MiB + 100 x 4 KiB at 10 Mbit/s 10 ms, "
+        "the fixed sizes there without loss")
+WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB",
+        "f1024": "1 KiB x 100", "f16384": "16 KiB x 70", "f131072": "128 KiB x 10"}
 
 
 def verdict(a, b):
@@ -23,8 +29,91 @@ def verdict(a, b):
     return "ties with"
 
 
+def most(vs):
+    """the verdict most cells gave ("" for none)"""
+    vs = [v.split()[0] for v in vs if v != "?"]
+    return max(set(vs), key=vs.count) if vs else ""
+
+
+def why(p, keys, get, un):
+    """The reasons, in plain words, as far as these runs show them: each sentence picked by
+    what the runs measured, not by what the design predicts."""
+    def f(k, row, col):
+        r = get.get(k[:4] + (row,))
+        return r[col] if r else None
+
+    def vs(a, b, ks):
+        return [verdict(float(f(k, a, "time_s")), float(f(k, b, "time_s"))) for k in ks
+                if f(k, a, "time_s") and f(k, b, "time_s")]
+    clean = [k for k in keys if k[2] == 0]
+    lossy = [k for k in keys if k[2] > 0]
+    out = []
+    v = most(vs("sctp100", "h2c", clean))
+    if v:
+        out.append("Without loss SCTP with 100 streams %s h2c: both pay one handshake "
+                   "(SCTP's INIT/COOKIE exchange, TCP's SYN), then every request is in flight "
+                   "at once over one congestion window, so the link rate decides; h2 over TLS "
+                   "adds a round trip and encryption." % {"wins": "won against", "ties": "tied with",
+                                                          "loses": "lost to"}[v])
+    v = most(vs("sctp100", "h2c", lossy))
+    if v == "wins":
+        out.append("Under loss SCTP won against h2c: a lost TCP segment holds back every HTTP/2 "
+                   "stream behind it (head-of-line blocking), where SCTP hands each stream's "
+                   "messages over as they complete.")
+    elif v:
+        k = lossy[0]
+        reasons = []
+        b = f(k, "sctp100", "bound")
+        if b == "cpu":
+            reasons.append("the emulated CPU: SCTP's unshaped rate was %s Mbit/s (measured once), under 3 "
+                           "times the link, so after a loss SCTP regrows its window into a CPU "
+                           "limit that TCP, batching 64 KiB a packet through GSO/GRO, does not "
+                           "meet" % un.get("sctp100", {}).get("mbit", "?"))
+        reasons.append("head-of-line blocking costs little at this round trip: TCP with SACK "
+                       "repairs a loss within about one round trip (%d ms), while each "
+                       "request waits a second or more for its share of the link anyway" % (2 * k[1]))
+        a0, a1 = f(clean[0], "sctp1", "lat_p99_ms") if clean else None, f(k, "sctp1", "lat_p99_ms")
+        t0, t1 = f(clean[0], "tcp1", "lat_p99_ms") if clean else None, f(k, "tcp1", "lat_p99_ms")
+        if a0 and a1 and t0 and t1:
+            reasons.append("Linux SCTP recovers a loss more slowly than Linux TCP where fast "
+                           "retransmit cannot (the last packets of a reply): SCTP with one stream "
+                           "saw its p99 go from %s to %s ms with loss, near one retransmission "
+                           "timeout of SCTP's 1 s RTO min, where HTTP/1.1's went from %s to %s ms "
+                           "(TCP's 200 ms RTO min and its tail-loss probes)" % (a0, a1, t0, t1))
+        out.append("Under loss SCTP %s h2c here, against the head-of-line argument; the runs "
+                   "point at these reasons: %s." % ({"ties": "only tied with", "loses": "lost to"}[v],
+                                                    "; ".join(reasons)))
+    c2, c2t = [f(k, "h2c", "client_cpu_s") for k in keys], [f(k, "h2tls", "client_cpu_s") for k in keys]
+    c3 = [f(k, "h3", "client_cpu_s") for k in keys]
+    if c2[0] and c2t[0] and c3[0]:
+        out.append("Encryption: h2 over TLS and HTTP/3 encrypt in software, h2c and SCTP do "
+                   "not; h2load spent %s s of CPU over TLS against %s s in clear, and gtlsclient "
+                   "%s s for the same page, which under TCG makes HTTP/3 CPU-bound (marked CPU): "
+                   "it is ngtcp2's example client on an emulated CPU that loses, not QUIC's loss "
+                   "recovery, which these runs cannot judge." % (c2t[0], c2[0], c3[0]))
+    v = most(vs("sctpintl", "sctp100", keys))
+    if v:
+        out.append("I-DATA with the round-robin scheduler %s plain SCTP with 100 streams: "
+                   "sctphttpd already cuts replies into 16 KiB messages and serves its streams "
+                   "round-robin, so with plain DATA a large reply holds the others back by one "
+                   "16 KiB message at most, and I-DATA has little left to interleave%s." % (
+                       {"wins": "won against", "ties": "tied with", "loses": "lost to"}[v],
+                       "" if any(k[3] == "big" for k in keys) else
+                       " (the 1 MiB + 100 small workload, where it would show most, is not in "
+                       "these cells)"))
+    v = most(vs("usrsctp100", "sctp100", keys))
+    if v:
+        out.append("usrsctp (userspace SCTP over UDP, like QUIC a stack in the process) %s "
+                   "kernel SCTP, its client and server busy %s %% of a CPU unshaped." % (
+                       {"wins": "won against", "ties": "tied with", "loses": "lost to"}[v],
+                       un.get("usrsctp100", {}).get("cpu_pct", "?")))
+    p("Why, as far as these runs show it: " + " ".join(out))
+    p()
+
+
 def main():
-    res, unshaped, sizes, name, quick, reps, secs, where, cells, rows = sys.argv[1:11]
+    res, unshaped, sizes, name, quick, reps, secs, where, cells, rows, subset = sys.argv[1:12]
+    commit = sys.argv[12] if len(sys.argv) > 12 else "unknown"
     rs = list(csv.DictReader(open(res)))
     un = list(csv.DictReader(open(unshaped)))
     page = [int(l.split()[1]) for l in open(sizes)]
@@ -32,16 +121,27 @@ def main():
     p = print
     p("## 06. Multiplexing: SCTP streams against HTTP/2 and HTTP/3")
     p()
+    if subset:
+        p("**Measured: the cells %s only, %s run(s) each** (a subset of the grid), on %s, git "
+          "%s, by `%s make experiments EXPERIMENTS=06`; the rest of the grid is not measured "
+          "yet (the full grid: %s)." % (", ".join(cells.split()), reps,
+                                        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                        commit, subset, GRID))
+        p()
     p("Host b serves, host a fetches, over one emulated link (netem on both ends) %s, %s, %s s "
       "of measurements, %s run(s) a cell (the median; the time's min and max beside it). "
       "Every object of a workload is requested at once: HTTP/2 as h2load's streams on one "
       "TCP connection (`-c 1 -m 100`; nginx, cleartext h2c with prior knowledge and h2 over TLS "
       "1.3), HTTP/3 by ngtcp2's gtlsclient against gtlsserver (QUIC, TLS 1.3; Debian 12's "
       "h2load 1.52 is built without QUIC, so it cannot fetch HTTP/3), SCTP as one association "
-      "of sctphttpd with 1, 10 or 100 streams in use (`httpload --streams`), HTTP/1.1 over TCP "
+      "of sctphttpd with 1, 10 or 100 streams in use (`httpload --streams`; with 100 also "
+      "I-DATA chunks, RFC 8260, and the round-robin stream scheduler where the kernel has them: "
+      "`--sctp-interleave` on both ends), SCTP over usrsctp (UDP encapsulation, a userspace "
+      "stack as QUIC is) with 100, HTTP/1.1 over TCP "
       "as a connection per request one after another (the paper's way), 6 keep-alive "
       "connections (a browser's habit), and pipelined on one connection." % (
-          where, "quick mode" if quick == "1" else "full run", secs, reps))
+          where, "quick mode" if quick == "1" else ("a subset of the grid" if subset else "full grid"),
+          secs, reps))
     p()
     p("The page: %d objects, %d bytes in all (%d B to %d B), sizes drawn after the median web "
       "page's composition in HTTP Archive's Web Almanac 2022 (about 2 MB over about 70 "
@@ -53,8 +153,10 @@ def main():
     p()
     p("Columns: time to fetch the whole set (s; h2load's and httpload's own clock, gtlsclient's "
       "last event since the connection's start); per-request latency from request to last "
-      "byte, ms (h2load's `--log-file`, gtlsclient's debug stamps; for httpload's rows its "
-      "latency histogram's p50/p90/p99, which has no p95: p90 stands in, marked *); bytes on "
+      "byte, ms, median, p95 and p99 over every request of the run, from each client's own "
+      "per-request log (h2load's `--log-file`, httpload's `--log`; gtlsclient has no such log: "
+      "its debug lines for each request's submit and its stream's close, stamped by the "
+      "script as they come, to within a pipe's delay); bytes on "
       "the wire (a's interface, both ways, with handshakes and TLS); CPU seconds of the client "
       "and the server. A request's latency counts from its own sending: rows that send one "
       "request at a time (SCTP with 1 stream, HTTP/1.1 with a connection per request) show "
@@ -76,7 +178,7 @@ def main():
             r = get.get((l, d, loss, w, row))
             if not r:
                 continue
-            p95 = r["lat_p95_ms"] if r["lat_p95_ms"] != "-" else r["lat_p90_ms"] + "*"
+            p95 = r["lat_p95_ms"]
             p("| %s | %s [%s-%s]%s | %s / %s / %s | %.0f | %s / %s | %s |" % (
                 LABEL.get(row, row), r["time_s"], r["time_min_s"], r["time_max_s"],
                 "" if r["ok_all"] == "1" else " (errors)", r["lat_p50_ms"], p95,
@@ -91,10 +193,17 @@ def main():
     p("**Where SCTP streams win, tie and lose** (SCTP with 100 streams against h2c, h2 over TLS "
       "and HTTP/3, time to fetch the set; within 10 % counts as a tie):")
     p()
+    tally = {}
     for (l, d, loss, w) in keys:
         s = get.get((l, d, loss, w, "sctp100"))
         if not s:
             continue
+        for o in ("h2c", "h2tls", "h3"):
+            r = get.get((l, d, loss, w, o))
+            if r:
+                v = verdict(float(s["time_s"]), float(r["time_s"])).split()[0]
+                tally.setdefault((o, loss > 0), {}).setdefault(v, 0)
+                tally[(o, loss > 0)][v] += 1
         parts = []
         for o in ("h2c", "h2tls", "h3"):
             r = get.get((l, d, loss, w, o))
@@ -107,17 +216,43 @@ def main():
             l, d, loss, w, " (bound by %s)" % s["bound"].upper() if s["bound"] else "",
             "; ".join(parts)))
     p()
-    p("Why, as far as these runs show it: with no loss all the multiplexed rows pay one "
-      "handshake and then keep the link busy, so the link rate and the handshakes decide "
-      "(SCTP's four-way INIT/COOKIE handshake costs one round trip before the first request, "
-      "as TCP's; TLS 1.3 over TCP one more; QUIC folds its TLS handshake into one). Under "
-      "loss, HTTP/2's streams all stall behind a lost TCP segment (head-of-line blocking), "
-      "while SCTP streams and QUIC streams deliver each stream's data as it completes; but "
-      "every row still shares one congestion window, so a loss slows all streams' sending "
-      "alike. HTTP/3 and h2 over TLS pay for encryption in software and h2c and SCTP do "
-      "not: under TCG that cost is large (see the CPU columns and the unshaped rates below), "
-      "and where a row is marked CPU the emulator, not the protocol, decides its time.")
-    p()
+    # the other pairs a reader asks about: SCTP's own answer to HOL blocking behind a large
+    # message (I-DATA and round-robin), userspace SCTP (as QUIC is userspace), HTTP/3 vs h2
+    pairs = (("sctpintl", "sctp100"), ("usrsctp100", "sctp100"), ("h3", "h2tls"), ("sctp100", "tcppipe"))
+    lines = []
+    for (l, d, loss, w) in keys:
+        parts = []
+        for a, b in pairs:
+            ra, rb = get.get((l, d, loss, w, a)), get.get((l, d, loss, w, b))
+            if ra and rb:
+                parts.append("%s %s %s (%s s, %s s; p99 %s ms, %s ms)" % (
+                    LABEL[a], verdict(float(ra["time_s"]), float(rb["time_s"])), LABEL[b],
+                    ra["time_s"], rb["time_s"], ra["lat_p99_ms"], rb["lat_p99_ms"]))
+        if parts:
+            lines.append("- %g Mbit/s, %d ms, %g %% loss, %s: %s." % (l, d, loss, w, "; ".join(parts)))
+    if lines:
+        p("Other pairs (time to fetch the set, then each one's p99 latency):")
+        p()
+        for x in lines:
+            p(x)
+        p()
+    if tally:
+        p("In sum (cells x workloads, SCTP with 100 streams against each): " + "; ".join(
+            "%s %s: %s" % (LABEL[o], "under loss" if lossy else "without loss", ", ".join(
+                "%s %d" % (v.replace("wins", "SCTP wins").replace("ties", "ties").replace(
+                    "loses", "SCTP loses"), n) for v, n in sorted(c.items())))
+            for (o, lossy), c in sorted(tally.items())) + ".")
+        p()
+    tails = []
+    for (l, d, loss, w) in keys:
+        s, h = get.get((l, d, loss, w, "sctp100")), get.get((l, d, loss, w, "h2c"))
+        if loss > 0 and s and h and "-" not in (s["lat_p99_ms"], h["lat_p99_ms"]):
+            tails.append("%g Mbit/s %d ms %g %% %s: SCTP %s ms, h2c %s ms" % (
+                l, d, loss, w, s["lat_p99_ms"], h["lat_p99_ms"]))
+    if tails:
+        p("Tail latency under loss (p99, SCTP with 100 streams against h2c): " + "; ".join(tails) + ".")
+        p()
+    why(p, keys, get, {u["row"]: u for u in un})
     p("**Unshaped rates** (the page over the link's delay only, no rate limit, no loss; Mbit/s "
       "of objects, and client and server's CPU share together): " + ", ".join("%s %s (%s %%)" % (
           LABEL.get(u["row"], u["row"]), u["mbit"], u["cpu_pct"]) for u in un)
@@ -126,9 +261,12 @@ def main():
     p()
     p("Raw runs: `samples.csv` (every repetition), `results.csv` (medians), `unshaped.csv`, "
       "`raw/` (each client's output and per-request latencies).%s" % (
-          " Quick mode: %d cell(s) of the grid (%s), the page only, one run each; the full "
-          "grid is 1 and 10 Mbit/s x 10 and 50 ms x 0, 1 and 3 %% loss, five workloads, three "
-          "runs." % (len(cells.split()), cells.strip()) if quick == "1" else ""))
+          " Quick mode: %d cell(s) of the grid (%s), the page only, one run each, without "
+          "the rows of 10 streams and 6 connections; the full grid: %s." % (
+              len(cells.split()), cells.strip(), GRID)
+          if quick == "1" else
+          " Cells measured: %s (%s), a subset of the full grid (`make experiments "
+          "EXPERIMENTS=06`): %s." % (cells.strip(), subset, GRID) if subset else ""))
 
 
 if __name__ == "__main__":
