@@ -46,33 +46,22 @@ static const struct raw_field raw_fields[] = {
 	RAW_U("raw.clients", clients),
 };
 
+/* [[index, count], ...] of the non-empty bins of V32 (or V64) */
 static void
-raw_print_pairs32(FILE *f, const uint32_t *v, size_t n)
+raw_print_pairs(FILE *f, const uint32_t *v32, const uint64_t *v64, size_t n)
 {
 	const char *sep = "";
+	uint64_t c;
 	size_t i;
 
 	fputc('[', f);
-	for (i = 0; i < n; i++)
-		if (v[i] != 0) {
-			fprintf(f, "%s[%zu,%lu]", sep, i, (unsigned long)v[i]);
+	for (i = 0; i < n; i++) {
+		c = v32 != NULL ? v32[i] : v64[i];
+		if (c != 0) {
+			fprintf(f, "%s[%zu,%llu]", sep, i, (unsigned long long)c);
 			sep = ",";
 		}
-	fputc(']', f);
-}
-
-static void
-raw_print_pairs64(FILE *f, const uint64_t *v, size_t n)
-{
-	const char *sep = "";
-	size_t i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++)
-		if (v[i] != 0) {
-			fprintf(f, "%s[%zu,%llu]", sep, i, (unsigned long long)v[i]);
-			sep = ",";
-		}
+	}
 	fputc(']', f);
 }
 
@@ -111,7 +100,7 @@ report_raw_print(FILE *f, const struct load_stats *st)
 	raw_d(f, ",", "min", st->life_min);
 	raw_d(f, ",", "max", st->life_max);
 	fputs(",\"hist\":", f);
-	raw_print_pairs32(f, st->life_hist, LOAD_LIFE_BINS + 1);
+	raw_print_pairs(f, st->life_hist, NULL, LOAD_LIFE_BINS + 1);
 	raw_u(f, "},\"rate\":{", "n", st->rate_samples);
 	raw_d(f, ",", "sum", st->rate_sum);
 	raw_d(f, ",", "sum2", st->rate_sum2);
@@ -128,7 +117,7 @@ report_raw_print(FILE *f, const struct load_stats *st)
 	raw_d(f, ",", "rate_min", st->sess_rate_min);
 	raw_d(f, ",", "rate_max", st->sess_rate_max);
 	fputs(",\"len\":", f);
-	raw_print_pairs64(f, st->sess_len, LOAD_SESS_LEN_MAX + 1);
+	raw_print_pairs(f, NULL, st->sess_len, LOAD_SESS_LEN_MAX + 1);
 	raw_u(f, "},\"lat\":{", "n", st->lat.n);
 	raw_u(f, ",", "min", st->lat.min);
 	raw_u(f, ",", "max", st->lat.max);

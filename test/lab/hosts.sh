@@ -114,9 +114,9 @@ lab_hosts_up() {
 		case " $LAB_HUP " in *" $role "*) continue ;; esac
 		ssh -fN "${LAB_HSSH[@]}" -o ControlMaster=yes -o ControlPersist=yes \
 			-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$role]}" 2>"$e" </dev/null ||
-			lab_hfail "$role" "ssh" "$e"
+			lab_hfail "$role" "cannot log in" "$e"
 		LAB_HUP="$LAB_HUP $role"
-		info=$(lab_hsh "$role" 'id -u; printf "%s\n" "$HOME"' 2>"$e") || lab_hfail "$role" "ssh" "$e"
+		info=$(lab_hsh "$role" 'id -u; printf "%s\n" "$HOME"' 2>"$e") || lab_hfail "$role" "cannot run a command" "$e"
 		LAB_HUID[$role]=$(sed -n 1p <<<"$info")
 		LAB_HDIR[$role]=$(sed -n 2p <<<"$info")/.cache/sctpapps-lab/$hash
 		LAB_HRUN[$role]=${LAB_HDIR[$role]}/run.$$.$(date +%s)
