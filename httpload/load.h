@@ -129,6 +129,8 @@ void hist_add(struct hist *h, uint64_t v);
 void hist_merge(struct hist *dst, const struct hist *src);
 uint64_t hist_quantile(const struct hist *h, double q); /* q in [0,1] */
 double hist_mean(const struct hist *h);
+void hist_print_buckets(FILE *f, const struct hist *h);          /* [[lowest, count], ...] */
+void hist_add_bucket(struct hist *h, uint64_t v, uint64_t count); /* its inverse, per bucket */
 double hist_stddev(const struct hist *h);
 
 /* ---- verify.c: --verify and --verify-manifest ---- */
@@ -234,6 +236,10 @@ struct load_stats {
 	struct hist lat;         /* per call: reply complete - scheduled (rate) or issued */
 	double duration;         /* s */
 	double user, sys;        /* CPU s */
+	/* httpload merge: how many clients' reports, the sum of their own rates (per s:
+	 * connections, requests, replies); 0 clients: one run's own report */
+	uint64_t clients;
+	double client_rates[3];
 };
 
 int report_stats_init(struct load_stats *st);
@@ -247,6 +253,22 @@ void report_latency(FILE *f, const struct load_stats *st);
 void report_sessions(FILE *f, const struct load_stats *st); /* httperf's, with --wsess */
 void report_json(FILE *f, const struct load_stats *st);
 void report_csv(FILE *f, const struct load_stats *st, int header);
+/* report_raw.c: --json's "raw" section (every counter, histograms by bucket), and back */
+void report_raw_print(FILE *f, const struct load_stats *st);
+int report_raw_read(const char *text, struct load_stats *st, char *err, size_t errlen);
+
+/* ---- jsonr.c: a small JSON reader for httpload's own --json (httpload merge) ---- */
+
+/* Each number: PATH is its object keys joined by '.', IDX[0..NIDX-1] its array indices (at
+ * most JSONR_MAX_IDX), TOK its text. Strings, true, false and null are skipped. */
+#define JSONR_MAX_IDX 4
+typedef int (*jsonr_cb)(void *ctx, const char *path, const size_t *idx, size_t nidx,
+    const char *tok, char *err, size_t errlen);
+int jsonr_walk(const char *text, jsonr_cb cb, void *ctx, char *err, size_t errlen);
+
+/* ---- merge.c: httpload merge FILE... (several clients' --json reports as one) ---- */
+
+int merge_main(int argc, char **argv);
 
 /* ---- load.c: the schedule ---- */
 

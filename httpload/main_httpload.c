@@ -15,6 +15,7 @@
 
 static const char usage[] =
 "usage: httpload [options]      an HTTP load generator over TCP and SCTP (httperf's options)\n"
+"       httpload merge [--json|--csv] FILE...   several clients' --json reports as one\n"
 "httperf's options:\n"
 "  --server HOST[,HOST2...]   server (several addresses: one multihomed SCTP peer)\n"
 "  --port N                   port (default 80)\n"
@@ -411,6 +412,8 @@ main(int argc, char **argv)
 	unsigned i;
 	int ch, idx, hostport, rc = 2, nconns_set = 0;
 
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return merge_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	o.server = "localhost";
 	o.port = 80;
