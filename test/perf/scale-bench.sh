@@ -10,16 +10,16 @@
 # Targets (issue 23): p99.9 under 50 ms at 1000 associations, keep-alive req/s at least 0.6 of
 # TCP's, RSS flat (test/perf/churn-bench.sh: over a long churn).
 #   test/perf/scale-bench.sh [SECONDS]   (default 3; COUNTS="1 10 100 1000"; RUNS=N;
-#   OPEN_N=1000 OPEN_RATE=4000: the open-loop row, OPEN_N= for none)
+#   OPEN_N=1000 OPEN_RATE=2000: the open-loop row, OPEN_N= for none)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
 . "$here/bench-lib.sh"
 bench_netns "$@"
 D=${1:-3}
-COUNTS=${COUNTS:-1 10 100 1000}
+COUNTS=${COUNTS-1 10 100 1000}   # empty: the open-loop row only
 OPEN_N=${OPEN_N-1000}      # the open-loop row: OPEN_N associations (empty: no such row)
-OPEN_RATE=${OPEN_RATE:-4000} # ... asked OPEN_RATE requests/s in all
+OPEN_RATE=${OPEN_RATE:-2000} # ... asked OPEN_RATE requests/s in all
 OPEN_CALLS=20              # ... in sessions of this many calls
 bench_need "$SCTPHTTPD" "$HTTPLOAD" python3 ss
 tmp=$(mktemp -d /tmp/scale-bench.XXXXXX)
@@ -101,9 +101,11 @@ echo
 echo "The closed-loop rows keep N clients busy: their latency is N / throughput (Little's law),"
 echo "so at 1000 clients it mostly restates the rate. The open-loop row is the fair latency"
 echo "figure: $OPEN_N associations open, each asking once every $(awk -v n=$OPEN_N -v r=$OPEN_RATE 'BEGIN { printf "%g", n / r }') s ($OPEN_CALLS calls a session, sessions"
-echo "started at a fixed rate: httpload --rate --wsess), an offered rate of $OPEN_RATE req/s that both"
-echo "transports carry; its latency counts from when each call was due (an association's first"
-echo "call from when it was due to connect)."
+echo "started at a fixed rate for twice a session's life: httpload --rate --wsess), $OPEN_RATE req/s offered"
+echo "while all are open; its latency counts from when each call was due (an association's first"
+echo "call from when it was due to connect). Its req/s is the mean over the run, ramps included: a"
+echo "transport that keeps up shows $((2 * OPEN_N * OPEN_CALLS)) calls over 3 session lives, 2/3 of the offered rate; less means it fell"
+echo "behind, and its latency is then a queue's."
 echo
 echo "Server RSS: $rss0 kB at the start, $(rss_kb $hpid) kB at the end. Load average at the end: $(bench_load)."
 kill -0 $hpid 2>/dev/null || echo "**sctphttpd died during the run.**"
