@@ -41,6 +41,19 @@ httpd_start_n() {
 	return 1
 }
 
+# httpd_sized_files DIR: DIR/s0, s1, s1024, s102400, s1048576 (random bytes) and u0..u99 linked
+# to them in turn (URLs of 0 B to 1 MiB for 1, 10 and 100 streams); $sizes lists the sizes.
+httpd_sized_files() {
+	local dir=$1 sz n i
+	sizes="0 1 1024 102400 1048576"
+	for sz in $sizes; do head -c $sz /dev/urandom >"$dir/s$sz"; done
+	set -- $sizes
+	for n in $(seq 0 99); do
+		i=$((n % 5 + 1))
+		ln "$dir/s${!i}" "$dir/u$n"
+	done
+}
+
 # httpd_echo_cgi FILE: a CGI program that answers "len=N body=CONTENT": CONTENT_LENGTH bytes
 # of its input, or all of it to EOF when there is no CONTENT_LENGTH (chunked content)
 httpd_echo_cgi() {

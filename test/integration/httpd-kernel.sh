@@ -4,6 +4,7 @@
 # where the kernel has SCTP, else inside the VM (test/vm/run): "--inner" is the part run there.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/httpd-common.sh"
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
 P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
 S=${HTTPD_STREAMS:-$top_builddir/test/unit/test_httpd_streams}
@@ -49,20 +50,7 @@ for try in $(seq 1 30); do
 	    sctp_free $((b + 4)) && sctp_free $((b + 5)) && break
 done
 
-start() {
-	local name=$1 want=$2 i
-	shift 2
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 100); do
-		[ "$(grep -c '^sctphttpd: listening on' "$tmp/$name.err")" -ge "$want" ] && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	sed 's/^/# /' "$tmp/$name.err"
-	return 1
-}
+start() { httpd_start_n "$@"; }
 
 start main 4 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) \
     -L sctp:127.0.0.1,127.0.0.2:$((b + 2))
@@ -100,13 +88,7 @@ done
 
 # Acceptance: httpget with 1, 10 and 100 URLs on one association, one per stream, each body
 # compared byte for byte (0 B to 1 MiB: the VM is slow under TCG).
-sizes="0 1 1024 102400 1048576"
-for sz in $sizes; do head -c $sz /dev/urandom >"$doc/s$sz"; done
-for n in $(seq 0 99); do
-	set -- $sizes
-	shift $((n % 5))
-	ln "$doc/s$1" "$doc/u$n"
-done
+httpd_sized_files "$doc"
 chmod -R a+rX "$doc"
 mkdir -p "$tmp/dl"
 for sz in $sizes; do

@@ -5,6 +5,7 @@
 # has SCTP, else inside the VM (test/vm/run): "--inner" is the part run there.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/httpd-common.sh"
 hl=$top_builddir/httpload/httpload
 hg=$top_builddir/httpload/httpget
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
@@ -58,20 +59,7 @@ for try in $(seq 1 30); do
 	sctp_free $b && sctp_free $((b + 1)) && sctp_free $((b + 2)) && break
 done
 
-start() { # start NAME WANT ARGS...: sctphttpd ARGS, once it says it listens WANT times
-	local name=$1 want=$2 i
-	shift 2
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 100); do
-		[ "$(grep -c '^sctphttpd: listening on' "$tmp/$name.err")" -ge "$want" ] && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	sed 's/^/# /' "$tmp/$name.err"
-	return 1
-}
+start() { httpd_start_n "$@"; } # start NAME WANT ARGS...: sctphttpd ARGS, listening WANT times
 field() { # field FILE REGEX: the first capture group of REGEX in FILE
 	sed -nE "s/$2/\\1/p" "$1" | head -1
 }

@@ -64,13 +64,7 @@ ok $? "net.sctp.udp_port=$KU (kernel $(uname -r))"
 
 doc=$tmp/doc
 mkdir -p "$doc" "$tmp/dl"
-sizes="0 1 1024 102400 1048576"
-for sz in $sizes; do head -c $sz /dev/urandom >"$doc/s$sz"; done
-for n in $(seq 0 99); do
-	set -- $sizes
-	shift $((n % 5))
-	ln "$doc/s$1" "$doc/u$n"
-done
+httpd_sized_files "$doc"
 chmod -R a+rX "$doc"
 /usr/bin/python3 - "$doc" >"$tmp/manifest" <<'PY'
 import os, sys, zlib
@@ -161,7 +155,7 @@ mperf() {  # mperf WHO STYPE SOPTS CTYPE COPTS
 	pids="$pids $spid"
 	sleep 1
 	timeout 120 "$MP" client -q -t "$ct" -a 127.0.0.1:$port $co --streams 10 --use-streams 10 \
-	    -s 100,20000 -T latency,throughput -d 1 --csv >"$tmp/mc.out" 2>&1
+	    -s 100,20000 -T latency,throughput -d 2 --csv >"$tmp/mc.out" 2>&1
 	rc=$?
 	kill $spid 2>/dev/null
 	wait $spid 2>/dev/null
