@@ -1,5 +1,6 @@
-/* cgi.c: CGI/1.1 (RFC 3875): fork and exec with an environment built from scratch, the request
- * content on stdin and the output through non-blocking pipes on the event loop, a time limit. */
+/* cgi.c: CGI/1.1 (RFC 3875), one concern: fork and exec with an environment built from scratch,
+ * the request content on stdin, the output through non-blocking pipes on the event loop as its
+ * response's body source, a time limit. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,7 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "cgi.h"
+#include "ev.h"
+#include "head.h"
+#include "http.h"
+#include "httpd.h"
+#include "log.h"
+#include "resp.h"
+#include "server_file.h"
+#include "tp.h"
 
 #define CGI_HEAD_MAX 16384          /* the script's header section */
 #define CGI_OUT_HIGH (256u * 1024)  /* output waiting for the client: stop reading the script */
@@ -18,9 +27,12 @@
 #define CGI_PATH "PATH=/usr/local/bin:/usr/bin:/bin"
 
 struct cgi {
+	struct resp_src src;        /* the body source of its response r */
 	struct cgi *next;           /* all running scripts, for the reaper */
-	struct strm *s;
+	struct cgi **body_slot;     /* the caller's pointer to it while it takes request content */
 	struct resp *r;
+	char *out;                  /* its output as the response goes: out[off..len) to send */
+	size_t out_len, out_off, out_cap;
 	pid_t pid;
 	int in_fd, out_fd;          /* our ends: the script's stdin and stdout */
 	char *body;                 /* request content not yet written to the script */
@@ -28,7 +40,7 @@ struct cgi {
 	uint64_t body_left;         /* content still to come from the client */
 	char *head;                 /* the script's header section until it is complete */
 	size_t head_len;
-	int head_done;              /* the response head went into r->buf */
+	int head_done;              /* the response head went into out */
 	int head_only, chunked, minor, close;
 	int out_eof, exited, killed, timed_out, done, aborted;
 	int refused;                /* cgi_refuse: the status to answer if nothing went out */
@@ -45,25 +57,13 @@ static void
 cgi_close_fd(int *fd)
 {
 	if (*fd != -1) {
-		ev_fd_del(server_loop(), *fd);
+		ev_fd_del(httpd_loop(), *fd);
 		close(*fd);
 		*fd = -1;
 	}
 }
 
-int
-cgi_finished(const struct cgi *c)
-{
-	return c->done;
-}
-
-int
-cgi_aborted(const struct cgi *c)
-{
-	return c->aborted;
-}
-
-void
+static void
 cgi_free(struct cgi *c)
 {
 	struct cgi **pp;
@@ -72,11 +72,11 @@ cgi_free(struct cgi *c)
 		return;
 	if (!c->exited)
 		kill(-c->pid, SIGKILL); /* the client is gone: so is the work done for it */
-	ev_timer_stop(server_loop(), &c->timer);
+	ev_timer_stop(httpd_loop(), &c->timer);
 	cgi_close_fd(&c->in_fd);
 	cgi_close_fd(&c->out_fd);
-	if (c->s != NULL && c->s->body_cgi == c)
-		c->s->body_cgi = NULL;
+	if (c->body_slot != NULL && *c->body_slot == c)
+		*c->body_slot = NULL;
 	for (pp = &cgi_list; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
@@ -87,52 +87,52 @@ cgi_free(struct cgi *c)
 	/* A child not reaped yet is reaped by cgi_reap, which ignores pids it does not know. */
 	free(c->body);
 	free(c->head);
+	free(c->out);
 	free(c);
 }
 
-/* Room for more output in r->buf; bytes already sent are dropped first. */
+/* Room for more output; bytes already sent are dropped first. */
 static int
-cgi_reserve(struct resp *r, size_t more)
+cgi_reserve(struct cgi *c, size_t more)
 {
 	char *n;
 
-	if (r->off > 0 && r->off == r->len)
-		r->off = r->len = 0;
-	if (r->cap - r->len >= more)
+	if (c->out_off > 0 && c->out_off == c->out_len)
+		c->out_off = c->out_len = 0;
+	if (c->out_cap - c->out_len >= more)
 		return 0;
-	if (r->off > 0) {
-		memmove(r->buf, r->buf + r->off, r->len - r->off);
-		r->len -= r->off;
-		r->off = 0;
-		if (r->cap - r->len >= more)
+	if (c->out_off > 0) {
+		memmove(c->out, c->out + c->out_off, c->out_len - c->out_off);
+		c->out_len -= c->out_off;
+		c->out_off = 0;
+		if (c->out_cap - c->out_len >= more)
 			return 0;
 	}
-	if ((n = realloc(r->buf, r->len + more + 4096)) == NULL)
+	if ((n = realloc(c->out, c->out_len + more + 4096)) == NULL)
 		return -1;
-	r->buf = n;
-	r->cap = r->len + more + 4096;
+	c->out = n;
+	c->out_cap = c->out_len + more + 4096;
 	return 0;
 }
 
 static int
 cgi_append(struct cgi *c, const char *data, size_t n)
 {
-	struct resp *r = c->r;
 	int hl = 0;
 
 	if (c->head_only || n == 0)
 		return 0;
-	if (cgi_reserve(r, n + 16) == -1)
+	if (cgi_reserve(c, n + 16) == -1)
 		return -1;
 	if (c->chunked)
-		hl = snprintf(r->buf + r->len, 16, "%zx\r\n", n);
-	memcpy(r->buf + r->len + hl, data, n);
-	r->len += (size_t)hl + n;
+		hl = snprintf(c->out + c->out_len, 16, "%zx\r\n", n);
+	memcpy(c->out + c->out_len + hl, data, n);
+	c->out_len += (size_t)hl + n;
 	if (c->chunked) {
-		memcpy(r->buf + r->len, "\r\n", 2);
-		r->len += 2;
+		memcpy(c->out + c->out_len, "\r\n", 2);
+		c->out_len += 2;
 	}
-	r->body_sent += n;
+	c->r->body_sent += n;
 	return 0;
 }
 
@@ -197,28 +197,26 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 	if (status == 0)
 		status = have_location ? 302 : 200;
 	if (reason[0] == '\0')
-		snprintf(reason, sizeof(reason), "%s", http_status_text(status));
+		snprintf(reason, sizeof(reason), "%s", head_status_text(status));
 	if (status == 204 || status == 304 || (status >= 100 && status < 200))
 		c->head_only = 1;
 	c->chunked = !c->head_only && c->minor >= 1;
 	if (!c->chunked && !c->head_only)
 		c->close = 1; /* HTTP/1.0: the body ends with the connection */
-	if (cgi_reserve(c->r, o + 512) == -1)
+	if (cgi_reserve(c, o + 512) == -1)
 		return -1;
-	n = snprintf(c->r->buf + c->r->len, o + 512,
+	n = snprintf(c->out + c->out_len, o + 512,
 	    "HTTP/1.1 %d %s\r\nServer: " SERVER_SOFTWARE "\r\nDate: %s\r\n%.*s%s%s",
-	    status, reason, http_date_now(), (int)o, out,
+	    status, reason, head_date_now(), (int)o, out,
 	    c->chunked ? "Transfer-Encoding: chunked\r\n" : "",
 	    c->close ? "Connection: close\r\n\r\n" : (c->minor == 0 ?
 	    "Connection: keep-alive\r\n\r\n" : "\r\n"));
 	if (n < 0 || (size_t)n >= o + 512)
 		return -1;
-	c->r->len += (size_t)n;
+	c->out_len += (size_t)n;
 	c->r->status = status;
-	c->r->close = c->close;
+	c->r->close = c->close; /* told to the connection by the wake that follows */
 	log_set_status(c->r, status);
-	if (c->close)
-		server_close_after(c->s, 0);
 	c->head_done = 1;
 	return 0;
 }
@@ -266,19 +264,52 @@ cgi_out_watch(struct cgi *c)
 {
 	if (c->out_fd == -1)
 		return;
-	if (c->r->len - c->r->off < CGI_OUT_HIGH)
-		ev_fd_set(server_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
+	if (c->out_len - c->out_off < CGI_OUT_HIGH)
+		ev_fd_set(httpd_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
 	else
-		ev_fd_set(server_loop(), c->out_fd, 0, NULL, NULL);
+		ev_fd_set(httpd_loop(), c->out_fd, 0, NULL, NULL);
 }
 
-/* The writer sent some of r->buf: read on if the script was held back. */
-void
-cgi_drained(struct cgi *c)
+/* The source's pull: what the program wrote so far; its end once it is done. */
+static int
+cgi_pull(struct resp_src *src, struct resp *r, struct resp_sink *k, size_t max)
 {
-	if (c != NULL && !c->done)
-		cgi_out_watch(c);
+	struct cgi *c = (struct cgi *)src;
+	size_t n = 0, want = c->out_len - c->out_off;
+	int rc;
+
+	(void)r;
+	if (want > 0) {
+		if ((rc = resp_sink_put(k, c->out + c->out_off, want < max ? want : max, &n)) != TP_OK)
+			return rc == TP_RETRY ? RESP_RETRY : RESP_ERROR;
+		c->out_off += n;
+		k->moved += n;
+		if (!c->done)
+			cgi_out_watch(c); /* read on if the program was held back */
+		if (c->out_off < c->out_len)
+			return RESP_MORE;
+	}
+	if (!c->done)
+		return k->moved > 0 ? RESP_MORE : RESP_WAIT;
+	return c->aborted ? RESP_ABORT : RESP_END;
 }
+
+static uint64_t
+cgi_left(const struct resp_src *src)
+{
+	(void)src;
+	return UINT64_MAX;
+}
+
+static void
+cgi_src_free(struct resp_src *src)
+{
+	cgi_free((struct cgi *)src);
+}
+
+static const struct resp_src_ops cgi_ops = {
+	.pull = cgi_pull, .left = cgi_left, .free = cgi_src_free,
+};
 
 static void
 cgi_fail(struct cgi *c)
@@ -317,13 +348,13 @@ cgi_out_ev(struct ev_loop *loop, int fd, unsigned events, void *arg)
 			cgi_fail(c); /* a bad header section, or out of memory */
 			break;
 		}
-		if (c->r->len - c->r->off >= CGI_OUT_HIGH)
+		if (c->out_len - c->out_off >= CGI_OUT_HIGH)
 			break;
 	}
 	cgi_out_watch(c);
 	cgi_check(c);
 	if (c->head_done)
-		server_resp_wake(c->s);
+		resp_wake(c->r);
 }
 
 static void
@@ -352,7 +383,7 @@ cgi_in_ev(struct ev_loop *loop, int fd, unsigned events, void *arg)
 	if (c->body_left == 0)
 		cgi_close_fd(&c->in_fd); /* EOF on the script's stdin */
 	else
-		ev_fd_set(server_loop(), c->in_fd, 0, NULL, NULL);
+		ev_fd_set(httpd_loop(), c->in_fd, 0, NULL, NULL);
 }
 
 /* Request content from the client, in order. */
@@ -376,9 +407,9 @@ cgi_body(struct cgi *c, const char *data, size_t n)
 		memcpy(c->body + c->body_len, data, n);
 		c->body_len += n;
 	}
-	cgi_in_ev(server_loop(), c->in_fd, EV_WRITE, c);
+	cgi_in_ev(httpd_loop(), c->in_fd, EV_WRITE, c);
 	if (c->in_fd != -1 && c->body_off < c->body_len)
-		ev_fd_set(server_loop(), c->in_fd, EV_WRITE, cgi_in_ev, c);
+		ev_fd_set(httpd_loop(), c->in_fd, EV_WRITE, cgi_in_ev, c);
 }
 
 /* Chunked content ended: EOF on the program's stdin once what waits is written. */
@@ -410,26 +441,35 @@ cgi_check(struct cgi *c)
 	if (c->done || !c->out_eof || !c->exited)
 		return;
 	c->done = 1;
-	ev_timer_stop(server_loop(), &c->timer);
+	ev_timer_stop(httpd_loop(), &c->timer);
 	cgi_close_fd(&c->in_fd);
 	if (!c->head_done) {
 		/* Nothing went out yet: an error response instead. */
 		int status = c->refused ? c->refused : c->timed_out ? 504 : 500;
-		r->off = r->len = 0;
-		if (http_error_resp(r, status, c->minor, c->close) == -1)
+		char page[HEAD_MAX + 512];
+		size_t blen;
+		int n = head_error_page(status, c->minor, c->close, page, sizeof(page), &blen);
+		c->out_off = c->out_len = 0;
+		if (n < 0 || cgi_reserve(c, (size_t)n) == -1) {
 			c->aborted = 1;
+		} else {
+			memcpy(c->out, page, (size_t)n);
+			c->out_len = (size_t)n;
+			r->body_sent = blen;
+			r->status = status;
+		}
 		log_set_status(r, status);
 	} else if (c->killed || WIFSIGNALED(c->wstatus)) {
 		c->aborted = 1; /* a partial body: the client must not take it as complete */
 	} else if (c->chunked) {
-		if (cgi_reserve(r, 5) == 0) {
-			memcpy(r->buf + r->len, "0\r\n\r\n", 5);
-			r->len += 5;
+		if (cgi_reserve(c, 5) == 0) {
+			memcpy(c->out + c->out_len, "0\r\n\r\n", 5);
+			c->out_len += 5;
 		} else {
 			c->aborted = 1;
 		}
 	}
-	server_resp_wake(c->s);
+	resp_wake(r);
 }
 
 static void
@@ -514,11 +554,11 @@ cgi_env_free(struct cgi_env *e)
 
 /* RFC 3875 section 4.1, and nothing of the server's own environment but a fixed PATH. */
 static void
-cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
+cgi_env_build(struct cgi_env *e, const struct httpd_origin *from, const struct http_request *req,
     const char *script_name, uint64_t clen)
 {
 	char name[128], num[32];
-	const char *host, *local = server_local(s), *colon;
+	const char *host, *local = from->local, *colon;
 	size_t host_len, i, j;
 	const struct http_header *h;
 
@@ -532,8 +572,8 @@ cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
 	cgi_env_add(e, "REQUEST_METHOD", req->method, req->method_len);
 	cgi_env_str(e, "SCRIPT_NAME", script_name);
 	cgi_env_add(e, "QUERY_STRING", req->query ? req->query : "", req->query ? req->query_len : 0);
-	cgi_env_str(e, "REMOTE_ADDR", server_peer(s));
-	cgi_env_str(e, "REMOTE_HOST", server_peer(s));
+	cgi_env_str(e, "REMOTE_ADDR", from->peer);
+	cgi_env_str(e, "REMOTE_HOST", from->peer);
 	/* SERVER_NAME: the Host asked for, else the listener's address; SERVER_PORT: ours. */
 	colon = strrchr(local, ':');
 	if (colon != NULL && strrchr(local, ']') > colon)
@@ -551,9 +591,9 @@ cgi_env_build(struct cgi_env *e, struct strm *s, const struct http_request *req,
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)clen);
 		cgi_env_str(e, "CONTENT_LENGTH", num);
 	}
-	if (server_is_msg(s)) {
+	if (from->msg) {
 		/* Not in RFC 3875: the SCTP stream the request came on, for scripts that care. */
-		snprintf(num, sizeof(num), "%u", (unsigned)server_stream_id(s));
+		snprintf(num, sizeof(num), "%u", (unsigned)from->stream);
 		cgi_env_str(e, "SCTP_STREAM", num);
 	}
 	for (i = 0; i < req->num_headers; i++) {
@@ -617,8 +657,9 @@ cgi_child(int in, int out, const char *dir, const char *prog, char *const *argv,
  * status to answer instead.
  */
 int
-cgi_start(struct strm *s, const struct http_request *req, const char *path,
-    const char *script_name, const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
+cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
+    const struct http_request *req, const char *path, const char *script_name,
+    const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
 {
 	char abs[PATH_MAX + 8], dir[PATH_MAX + 8], *slash, *argv[2];
 	struct cgi_env env;
@@ -632,15 +673,16 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 		return 414;
 	/* Each program is forked before its content arrives: without a bound, connections that
 	 * never send it hold a process each. */
-	if (cgi_running >= server_config()->cgi_max)
+	if (cgi_running >= httpd_config()->cgi_max)
 		return 503;
 	snprintf(dir, sizeof(dir), "%s", abs);
 	if ((slash = strrchr(dir, '/')) != NULL)
 		slash[slash == dir ? 1 : 0] = '\0';
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return 503;
+	c->src.ops = &cgi_ops;
 	c->in_fd = c->out_fd = -1;
-	c->s = s;
+	c->body_slot = body_slot;
 	c->r = r;
 	c->minor = req->minor_version;
 	c->close = conn_close;
@@ -648,7 +690,7 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 	c->body_left = clen;
 	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1)
 		goto nofd;
-	cgi_env_build(&env, s, req, script_name, clen);
+	cgi_env_build(&env, from, req, script_name, clen);
 	argv[0] = strrchr(abs, '/') + 1;
 	argv[1] = NULL;
 	pid = fork();
@@ -668,15 +710,15 @@ cgi_start(struct strm *s, const struct http_request *req, const char *path,
 	c->next = cgi_list;
 	cgi_list = c;
 	cgi_running++;
-	r->cgi = c;
+	r->src = &c->src;
 	r->status = 200;
-	ev_timer_start(server_loop(), &c->timer,
-	    (uint64_t)server_config()->cgi_timeout_s * 1000000, cgi_timeout, c);
+	ev_timer_start(httpd_loop(), &c->timer,
+	    (uint64_t)httpd_config()->cgi_timeout_s * 1000000, cgi_timeout, c);
 	if (clen > 0)
-		s->body_cgi = c;
+		*body_slot = c;
 	else
 		cgi_close_fd(&c->in_fd);
-	ev_fd_set(server_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
+	ev_fd_set(httpd_loop(), c->out_fd, EV_READ, cgi_out_ev, c);
 	return 0;
 nofd:
 	if (in[0] != -1) {

@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "config.h"
+#include "http.h"
 
 enum {
-	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR,
+	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR, OPT_ENCAP,
 	OPT_PPID0, OPT_NOSENDFILE, OPT_DAEMON, OPT_HELP, OPT_MAXLINE, OPT_MAXHEAD, OPT_PIPELINE,
-	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_CGIMAX, OPT_NOLIST, OPT_LISTMAX, OPT_WORKERS, OPT_MMAP,
+	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_CGIMAX, OPT_ALTSVC, OPT_NOLIST, OPT_LISTMAX, OPT_WORKERS, OPT_MMAP,
 	OPT_INTL,
 };
 
@@ -30,6 +31,7 @@ static const struct option config_longopts[] = {
 	{ "cgi-timeout", required_argument, NULL, OPT_CGITO },
 	{ "cgi-max-body", required_argument, NULL, OPT_CGIBODY },
 	{ "cgi-max", required_argument, NULL, OPT_CGIMAX },
+	{ "alt-svc", required_argument, NULL, OPT_ALTSVC },
 	{ "no-listings", no_argument, NULL, OPT_NOLIST },
 	{ "listing-max", required_argument, NULL, OPT_LISTMAX },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
@@ -42,6 +44,7 @@ static const struct option config_longopts[] = {
 	{ "sctp-interleave", no_argument, NULL, OPT_INTL },
 	{ "udp-port", required_argument, NULL, OPT_UDP },
 	{ "udp-remote-port", required_argument, NULL, OPT_UDPR },
+	{ "sctp-udp-remote-port", required_argument, NULL, OPT_ENCAP },
 	{ "accept-ppid0", no_argument, NULL, OPT_PPID0 },
 	{ "no-sendfile", no_argument, NULL, OPT_NOSENDFILE },
 	{ "max-line", required_argument, NULL, OPT_MAXLINE },
@@ -71,11 +74,15 @@ config_usage(FILE *f)
 	    "                           e.g. sctp:127.0.0.1,127.0.0.2:80  usrsctp:[::1]:8080\n"
 	    "  --udp-port N             usrsctp: local UDP encapsulation port (default 9899)\n"
 	    "  --udp-remote-port N      usrsctp: peers' UDP encapsulation port (default 9899)\n"
+	    "  --sctp-udp-remote-port N sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to peers' port N\n"
+	    "                           (the local port is sysctl net.sctp.udp_port; Linux >= 5.11)\n"
 	    "  --sctp-streams L         streams per association, in and out (default %d)\n"
 	    "  --sctp-msg-size BYTES    HTTP data per SCTP user message (default %d, max %d)\n"
 	    "  --sctp-interleave        kernel SCTP: I-DATA (RFC 8260) and the round-robin stream\n"
 	    "                           scheduler (needs sysctl net.sctp.intl_enable=1)\n"
 	    "  --accept-ppid0           take PPID 0 as HTTP too (testing with generic tools)\n"
+	    "  --alt-svc MA             advertise the SCTP listeners on TCP responses (Alt-Svc:\n"
+	    "                           http%%2F1.1+sctp=\":PORT\"; ma=MA[; sctp-udp=UDP])\n"
 	    "Content:\n"
 	    "  -d, --dir DIR            document root (default .)\n"
 	    "  -v, --vhost              virtual hosts: files under DIR/HOST/ (Host, lowercased)\n"
@@ -138,6 +145,7 @@ config_init(struct config *cf)
 	cf->cgi_timeout_s = 30;
 	cf->cgi_max_body = 1048576;
 	cf->cgi_max = 32;
+	cf->alt_svc_ma = -1;
 	cf->listings = 1;
 	cf->listing_max = 10000;
 	cf->max_age = -1;
@@ -290,6 +298,11 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 			goto badnum;
 		cf->cgi_max_body = v;
 		return 0;
+	case OPT_ALTSVC:
+		if (config_num(arg, 0, 2147483647L, &v) == -1)
+			goto badnum;
+		cf->alt_svc_ma = (long)v;
+		return 0;
 	case OPT_CGIMAX:
 		if (config_num(arg, 1, 100000, &v) == -1)
 			goto badnum;
@@ -340,9 +353,11 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 		return 0;
 	case OPT_UDP:
 	case OPT_UDPR:
+	case OPT_ENCAP:
 		if (config_num(arg, 1, 65535, &v) == -1)
 			goto badnum;
-		*(ch == OPT_UDP ? &cf->udp_port : &cf->udp_remote_port) = (uint16_t)v;
+		*(ch == OPT_UDP ? &cf->udp_port : ch == OPT_UDPR ? &cf->udp_remote_port :
+		    &cf->encap_port) = (uint16_t)v;
 		return 0;
 	case OPT_PPID0:
 		cf->ppid0 = 1;

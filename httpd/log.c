@@ -1,10 +1,13 @@
 /* log.c: the access log in Common or Combined Log Format, with the client's bytes escaped. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "server.h"
+#include "http.h"
+#include "log.h"
+#include "resp.h"
 
 static FILE *log_f;
 static char *log_path;

@@ -2,7 +2,7 @@
  * segment, '**' across segments; matched against the path without its leading '/'. */
 #include <string.h>
 
-#include "server.h"
+#include "match.h"
 
 static int
 match_one(const char *p, size_t plen, const char *s)

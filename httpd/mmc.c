@@ -6,8 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-#include "server.h"
+#include "httpd.h"
+#include "mmc.h"
+#include "resp.h"
+#include "tp.h"
 
 #define MMC_BUCKETS 1024
 
@@ -116,7 +120,7 @@ mmc_init(uint64_t max)
 }
 
 /* The mapping of the file fd/st is, taking a reference; NULL: read it instead. */
-struct mmc_ent *
+static struct mmc_ent *
 mmc_get(int fd, const struct stat *st)
 {
 	struct mmc_ent *e;
@@ -164,7 +168,7 @@ mmc_get(int fd, const struct stat *st)
 	return e;
 }
 
-void
+static void
 mmc_put(struct mmc_ent *e)
 {
 	if (e == NULL || --e->refs > 0)
@@ -173,7 +177,7 @@ mmc_put(struct mmc_ent *e)
 		mmc_unmap(e);
 		return;
 	}
-	e->unused_since = server_now_us();
+	e->unused_since = httpd_now_us();
 	e->prev = mmc.lru_tail;
 	e->next = NULL;
 	if (mmc.lru_tail != NULL)
@@ -184,7 +188,7 @@ mmc_put(struct mmc_ent *e)
 }
 
 /* len bytes at off into dst; -1 when the file was truncated under the mapping (SIGBUS). */
-int
+static int
 mmc_copy(struct mmc_ent *e, void *dst, off_t off, size_t len)
 {
 	if (off < 0 || (uint64_t)off + len > (uint64_t)e->size)
@@ -200,12 +204,86 @@ mmc_copy(struct mmc_ent *e, void *dst, off_t off, size_t len)
 	return 0;
 }
 
+/* The body source: bytes of the file from its mapping, copied into the message (or, to a stream
+ * transport, into its scratch buffer first). */
+struct mmc_src {
+	struct resp_src src;
+	struct mmc_ent *e;
+	int fd;
+	off_t off, end;
+};
+
+static int
+mmc_pull(struct resp_src *src, struct resp *r, struct resp_sink *k, size_t max)
+{
+	struct mmc_src *m = (struct mmc_src *)src;
+	size_t want = max, n = 0;
+	char *p;
+	int rc;
+
+	if (m->off >= m->end)
+		return RESP_END;
+	if ((off_t)want > m->end - m->off)
+		want = (size_t)(m->end - m->off);
+	p = resp_sink_space(k, &want);
+	if (mmc_copy(m->e, p, m->off, want) == -1)
+		return RESP_ABORT; /* the file shrank: the promised length cannot be kept */
+	if ((rc = resp_sink_commit(k, want, &n)) != TP_OK)
+		return rc == TP_RETRY ? RESP_RETRY : RESP_ERROR;
+	m->off += (off_t)n;
+	k->moved += n;
+	r->body_sent += n;
+	return m->off >= m->end ? RESP_END : RESP_MORE;
+}
+
+static uint64_t
+mmc_left(const struct resp_src *src)
+{
+	const struct mmc_src *m = (const struct mmc_src *)src;
+
+	return (uint64_t)(m->end - m->off);
+}
+
+static void
+mmc_src_free(struct resp_src *src)
+{
+	struct mmc_src *m = (struct mmc_src *)src;
+
+	mmc_put(m->e);
+	close(m->fd);
+	free(m);
+}
+
+static const struct resp_src_ops mmc_ops = {
+	.pull = mmc_pull, .left = mmc_left, .free = mmc_src_free,
+};
+
+struct resp_src *
+mmc_src(int fd, const struct stat *st, off_t off, off_t end)
+{
+	struct mmc_src *m;
+	struct mmc_ent *e = mmc_get(fd, st);
+
+	if (e == NULL)
+		return NULL;
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		mmc_put(e);
+		return NULL;
+	}
+	m->src.ops = &mmc_ops;
+	m->e = e;
+	m->fd = fd;
+	m->off = off;
+	m->end = end;
+	return &m->src;
+}
+
 /* Unused mappings older than age_us go (0: all of them): a file deleted or replaced on disk
  * must not keep its space, nor its old content, mapped for ever. */
 void
 mmc_expire(uint64_t age_us)
 {
-	uint64_t now = server_now_us();
+	uint64_t now = httpd_now_us();
 
 	while (mmc.lru_head != NULL && now - mmc.lru_head->unused_since >= age_us)
 		mmc_unmap(mmc.lru_head);

@@ -9,7 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "httpd.h"
+#include "server_file.h"
 
 static int file_rootfd = -1;
 static int file_have_openat2 = 1;
@@ -160,7 +161,7 @@ file_open(const char *path, int *fdp, struct stat *st)
 	*fdp = -1;
 	if (rel[0] == '\0')
 		rel = ".";
-	if (server_config()->vhost)
+	if (httpd_config()->vhost)
 		fd = file_open_vhost(rel, flags);
 	else
 		fd = file_open_beneath(file_rootfd, file_root_real, rel, flags);
@@ -226,7 +227,7 @@ file_charset(const char *type)
 	static char buf[FILE_NTYPES][128];
 	static char last[64];
 	static int ready;
-	const char *cs = server_config()->charset;
+	const char *cs = httpd_config()->charset;
 	size_t i, n;
 
 	if (strncmp(type, "text/", 5) != 0 || cs == NULL)
@@ -374,7 +375,7 @@ file_listing(int fd, const char *urlpath, char **body, size_t *len)
 {
 	struct file_buf b = { 0 };
 	char **names = NULL, esc[4 * PATH_MAX], url[3 * NAME_MAX + 8], line[256];
-	size_t n = 0, cap = 0, i, max = server_config()->listing_max;
+	size_t n = 0, cap = 0, i, max = httpd_config()->listing_max;
 	struct dirent *de;
 	DIR *d;
 	int status = 500, more = 0;

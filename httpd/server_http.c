@@ -1,135 +1,54 @@
-/* server_http.c: one parsed request to one queued response (static files, listings, errors). */
+/* server_http.c: one parsed request to its responses (static files, listings, CGI, errors); it
+ * knows nothing of connections: the caller queues what it hands back. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "cgi.h"
+#include "altsvc.h"
+#include "head.h"
+#include "httpd.h"
+#include "log.h"
+#include "match.h"
+#include "mmc.h"
+#include "resp.h"
+#include "server_file.h"
+#include "server_http.h"
+#include "server_ranges.h"
+#include "throttle.h"
 
-#define HTTP_HEAD_MAX 2048 /* our own header section; the longest part is Location */
-
-const char *
-http_status_text(int status)
+/* r goes out after what is queued already. */
+static void
+serve_out(struct server_http_ctx *x, struct resp *r)
 {
-	switch (status) {
-	case 200: return "OK";
-	case 206: return "Partial Content";
-	case 301: return "Moved Permanently";
-	case 302: return "Found";
-	case 304: return "Not Modified";
-	case 400: return "Bad Request";
-	case 403: return "Forbidden";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 412: return "Precondition Failed";
-	case 408: return "Request Timeout";
-	case 414: return "URI Too Long";
-	case 416: return "Range Not Satisfiable";
-	case 431: return "Request Header Fields Too Large";
-	case 500: return "Internal Server Error";
-	case 411: return "Length Required";
-	case 413: return "Content Too Large";
-	case 501: return "Not Implemented";
-	case 502: return "Bad Gateway";
-	case 503: return "Service Unavailable";
-	case 504: return "Gateway Timeout";
-	case 505: return "HTTP Version Not Supported";
-	}
-	return "Unknown";
+	if (x->nout < sizeof(x->out) / sizeof(x->out[0]))
+		x->out[x->nout++] = r;
+	else
+		resp_free(r); /* not reached: a request makes two responses at most */
 }
 
-/* Formatting a date costs more than a small response; it changes once a second. */
-const char *
-http_date_now(void)
+/* Read no more requests, close after these: request_asked, the client said so. The first
+ * reason counts; the responses after it say "Connection: close". */
+static void
+serve_close(struct server_http_ctx *x, int request_asked)
 {
-	static char buf[HTTP_DATE_LEN + 1];
-	static time_t last = -1;
-	time_t now = time(NULL); /* the loop's clock is monotonic, not the date */
-
-	if (now != last) {
-		if (http_date_format(now, buf, sizeof(buf)) == 0)
-			buf[0] = '\0';
-		last = now;
-	}
-	return buf;
+	if (x->close == 0)
+		x->close = request_asked ? 1 : 2;
+	x->draining = 1;
 }
 
 static void
-http_close_fd(int fd)
+serve_close_fd(int fd)
 {
 	if (fd != -1)
 		close(fd);
 }
 
-struct resp *
-resp_new(void)
-{
-	struct resp *r = calloc(1, sizeof(*r));
-
-	if (r != NULL)
-		r->fd = -1;
-	return r;
-}
-
-void
-resp_free(struct resp *r)
-{
-	if (r == NULL)
-		return;
-	if (r->fd != -1)
-		close(r->fd);
-	throttle_detach(r);
-	cgi_free(r->cgi);
-	mmc_put(r->mm);
-	free(r->buf);
-	free(r->log);
-	free(r);
-}
-
-/* What the head of every response has, and what this one adds. */
-struct http_out {
-	int status;
-	int minor;           /* the request's HTTP/1.x, for "Connection: keep-alive" in 1.0 */
-	int close;
-	const char *ctype;   /* NULL: no Content-Type */
-	uint64_t clen;
-	int has_clen;
-	const char *extra;   /* more header lines, each ending in CRLF, or NULL */
-};
-
-static int
-http_head(const struct http_out *o, char *buf, size_t cap)
-{
-	int n;
-
-	n = snprintf(buf, cap,
-	    "HTTP/1.1 %d %s\r\nServer: " SERVER_SOFTWARE "\r\nDate: %s\r\n%s%s%s",
-	    o->status, http_status_text(o->status), http_date_now(),
-	    o->ctype ? "Content-Type: " : "", o->ctype ? o->ctype : "", o->ctype ? "\r\n" : "");
-	if (n < 0 || (size_t)n >= cap)
-		return -1;
-	if (o->has_clen)
-		n += snprintf(buf + n, cap - (size_t)n, "Content-Length: %llu\r\n",
-		    (unsigned long long)o->clen);
-	if ((size_t)n < cap && o->extra != NULL)
-		n += snprintf(buf + n, cap - (size_t)n, "%s", o->extra);
-	if ((size_t)n < cap) {
-		if (o->close)
-			n += snprintf(buf + n, cap - (size_t)n, "Connection: close\r\n\r\n");
-		else if (o->minor == 0)
-			n += snprintf(buf + n, cap - (size_t)n, "Connection: keep-alive\r\n\r\n");
-		else
-			n += snprintf(buf + n, cap - (size_t)n, "\r\n");
-	}
-	if ((size_t)n >= cap)
-		return -1;
-	return n;
-}
-
 /* The request line, for the log: up to its line end (the whole head is in the buffer). */
 static size_t
-http_line_len(const struct http_request *req)
+serve_line_len(const struct http_request *req)
 {
 	const char *p = req->method;
 
@@ -140,17 +59,18 @@ http_line_len(const struct http_request *req)
 
 /* A response whose body (if any) is in memory. */
 static void
-http_queue_raw(struct strm *s, const struct http_request *req, const struct http_out *o,
+serve_queue_raw(struct server_http_ctx *x, const struct http_request *req, const struct head_out *o,
     const char *body, size_t blen, int head_only, const char *raw, size_t rawlen)
 {
-	char head[HTTP_HEAD_MAX];
+	char head[HEAD_MAX];
 	struct resp *r;
 	int hl;
 
 	if ((r = resp_new()) == NULL)
 		goto oom;
-	if ((hl = http_head(o, head, sizeof(head))) < 0)
+	if ((hl = head_format(o, head, sizeof(head))) < 0)
 		goto oom;
+	hl = altsvc_head(x->from.msg, head, hl, sizeof(head));
 	if (head_only)
 		blen = 0;
 	if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
@@ -165,115 +85,69 @@ http_queue_raw(struct strm *s, const struct http_request *req, const struct http
 	if (log_enabled()) {
 		if (req != NULL) {
 			raw = req->method;
-			rawlen = http_line_len(req);
+			rawlen = serve_line_len(req);
 		} else if (raw == NULL || rawlen == 0) {
 			raw = "-";
 			rawlen = 1;
 		}
-		r->log = log_prepare(server_peer(s), req, raw, rawlen, o->status, &r->log_split);
+		r->log = log_prepare(x->from.peer, req, raw, rawlen, o->status, &r->log_split);
 	}
-	server_enqueue(s, r);
+	serve_out(x, r);
 	return;
 oom:
 	/* Nothing sensible can go out; closing keeps the byte stream in step. */
 	resp_free(r);
-	server_close_after(s, 0);
+	serve_close(x, 0);
 }
 
 static void
-http_queue(struct strm *s, const struct http_request *req, const struct http_out *o,
+serve_queue(struct server_http_ctx *x, const struct http_request *req, const struct head_out *o,
     const char *body, size_t blen, int head_only)
 {
-	http_queue_raw(s, req, o, body, blen, head_only, NULL, 0);
-}
-
-/* The body of an error response; note: a sentence that says why (plain text), or NULL. */
-static int
-http_error_body(char *body, size_t cap, int status, const char *note)
-{
-	int n = snprintf(body, cap,
-	    "<!DOCTYPE html>\n<html><head><title>%d %s</title></head>\n"
-	    "<body><h1>%d %s</h1>%s%s%s</body></html>\n",
-	    status, http_status_text(status), status, http_status_text(status),
-	    note != NULL ? "\n<p>" : "", note != NULL ? note : "", note != NULL ? "</p>\n" : "");
-
-	return n < 0 || (size_t)n >= cap ? 0 : n;
-}
-
-/* r's buffer becomes a whole error response (a CGI program that failed or ran out of time). */
-int
-http_error_resp(struct resp *r, int status, int minor_version, int conn_close)
-{
-	char body[512], head[HTTP_HEAD_MAX];
-	struct http_out o = { 0 };
-	int n, hl;
-
-	n = http_error_body(body, sizeof(body), status, NULL);
-	o.status = status;
-	o.minor = minor_version;
-	o.close = conn_close;
-	o.ctype = "text/html; charset=utf-8";
-	o.clen = (uint64_t)n;
-	o.has_clen = 1;
-	if ((hl = http_head(&o, head, sizeof(head))) < 0)
-		return -1;
-	if ((size_t)(hl + n) > r->cap) {
-		char *nb = realloc(r->buf, (size_t)(hl + n));
-		if (nb == NULL)
-			return -1;
-		r->buf = nb;
-		r->cap = (size_t)(hl + n);
-	}
-	memcpy(r->buf, head, (size_t)hl);
-	memcpy(r->buf + hl, body, (size_t)n);
-	r->off = 0;
-	r->len = (size_t)(hl + n);
-	r->body_sent = (uint64_t)n;
-	r->status = status;
-	return 0;
+	serve_queue_raw(x, req, o, body, blen, head_only, NULL, 0);
 }
 
 static void
-http_error_page(struct strm *s, const struct http_request *req, int status, int conn_close,
-    const char *extra, int head_only)
+serve_error_page(struct server_http_ctx *x, const struct http_request *req, int status,
+    int conn_close, const char *extra, int head_only)
 {
 	char body[512];
-	struct http_out o = { 0 };
+	struct head_out o = { 0 };
 	int n;
 
-	n = http_error_body(body, sizeof(body), status, NULL);
+	n = head_error_body(body, sizeof(body), status, NULL);
 	o.status = status;
 	o.minor = req ? req->minor_version : 1;
-	o.close = conn_close || server_draining(s);
+	o.close = conn_close || x->draining;
 	o.ctype = "text/html; charset=utf-8";
 	o.clen = (uint64_t)n;
 	o.has_clen = 1;
 	o.extra = extra;
-	http_queue(s, req, &o, body, (size_t)n, head_only);
+	serve_queue(x, req, &o, body, (size_t)n, head_only);
 }
 
 /* A request that could not be parsed: no request to go by, so close after it. raw: its
  * first line as far as it came, for the log (escaped there); note: why, in the body. */
 void
-http_send_error(struct strm *s, int status, int minor_version, int conn_close, const char *raw,
-    size_t rawlen, const char *note)
+server_http_error(struct server_http_ctx *x, int status, int minor_version, int conn_close,
+    const char *raw, size_t rawlen, const char *note)
 {
 	size_t i;
 	char body[512];
-	struct http_out o = { 0 };
+	struct head_out o = { 0 };
 	int n;
 
-	n = http_error_body(body, sizeof(body), status, note);
+	n = head_error_body(body, sizeof(body), status, note);
 	o.status = status;
 	o.minor = minor_version;
-	o.close = conn_close || server_draining(s);
+	o.close = conn_close || x->draining;
 	o.ctype = "text/html; charset=utf-8";
 	o.clen = (uint64_t)n;
 	o.has_clen = 1;
 	for (i = 0; raw != NULL && i < rawlen && i < 1024; i++)
 		if (raw[i] == '\r' || raw[i] == '\n')
 			break;
-	http_queue_raw(s, NULL, &o, body, (size_t)n, 0, raw, i);
+	serve_queue_raw(x, NULL, &o, body, (size_t)n, 0, raw, i);
 }
 
 /*
@@ -283,42 +157,47 @@ http_send_error(struct strm *s, int status, int minor_version, int conn_close, c
  * client elsewhere.
  */
 static void
-http_redirect_dir(struct strm *s, const struct http_request *req, const char *path,
+serve_redirect_dir(struct server_http_ctx *x, const struct http_request *req, const char *path,
     int conn_close, int head_only)
 {
-	char extra[HTTP_HEAD_MAX / 2], enc[HTTP_HEAD_MAX / 4];
-	const char *host, *local = server_local(s), *port = strrchr(local, ':');
+	char extra[HEAD_MAX / 2], enc[HEAD_MAX / 4];
+	const char *host, *local = x->from.local, *port = strrchr(local, ':');
 	size_t host_len = 0;
-	int n;
+	int n, port_len;
 
 	if (port != NULL && strchr(port, ']') != NULL)
 		port = NULL;
 	if (http_request_host(req, &host, &host_len) == -1 || host == NULL || host_len == 0) {
 		host = local;
 		host_len = port != NULL ? (size_t)(port - local) : strlen(local);
+	} else if (x->from.msg) {
+		/* SCTP: the origin's port as the client named it, not the SCTP listener's: an
+		 * "http" URI's authority is the TCP origin's (the draft's Discovery section) */
+		port = host[host_len] == ':' ? host + host_len : NULL;
 	}
-	if (port != NULL && strcmp(port, ":80") == 0)
+	if (port != NULL && strncmp(port, ":80", 3) == 0 && (port[3] < '0' || port[3] > '9'))
 		port = NULL;
+	port_len = port != NULL ? 1 + (int)strspn(port + 1, "0123456789") : 0;
 	n = -1;
 	/* the decoded path again as a URL path: sub-delims, ':', '@' and '/' as they are */
 	if (file_url_encode(path, "!$&'()*+,;=:@/", enc, sizeof(enc)) >= 0)
-		n = snprintf(extra, sizeof(extra), "Location: http://%.*s%s%s/%s%.*s\r\n",
-		    (int)host_len, host, port != NULL ? port : "", enc, req->query ? "?" : "",
+		n = snprintf(extra, sizeof(extra), "Location: http://%.*s%.*s%s/%s%.*s\r\n",
+		    (int)host_len, host, port_len, port != NULL ? port : "", enc, req->query ? "?" : "",
 		    req->query ? (int)req->query_len : 0, req->query ? req->query : "");
 	if (n < 0 || (size_t)n >= sizeof(extra)) {
-		http_error_page(s, req, 414, conn_close, NULL, head_only);
+		serve_error_page(x, req, 414, conn_close, NULL, head_only);
 		return;
 	}
-	http_error_page(s, req, 301, conn_close, extra, head_only);
+	serve_error_page(x, req, 301, conn_close, extra, head_only);
 }
 
 static void
-http_file(struct strm *s, const struct http_request *req, const char *path, int fd,
+serve_file(struct server_http_ctx *x, const struct http_request *req, const char *path, int fd,
     const struct stat *st, int conn_close, int head_only)
 {
-	char lm[HTTP_DATE_LEN + 1], extra[768], head[HTTP_HEAD_MAX], cache[128];
+	char lm[HTTP_DATE_LEN + 1], extra[768], head[HEAD_MAX], cache[128];
 	char etag[HTTP_ETAG_MAX], mctype[96];
-	struct http_out o = { 0 };
+	struct head_out o = { 0 };
 	struct http_range rg[SERVER_MAX_RANGES];
 	enum http_range_result rr = HTTP_RANGE_IGNORE;
 	uint64_t size = (uint64_t)st->st_size, first = 0, len = size;
@@ -330,10 +209,10 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 		lm[0] = '\0';
 	elen = http_etag_format(st->st_mtime, size, etag, sizeof(etag));
 	cache[0] = '\0';
-	if (server_config()->max_age >= 0) {
+	if (httpd_config()->max_age >= 0) {
 		/* -M, as thttpd: how long caches may keep it, both ways of saying so. */
 		char exp[HTTP_DATE_LEN + 1];
-		long ma = server_config()->max_age;
+		long ma = httpd_config()->max_age;
 		if (http_date_format(time(NULL) + ma, exp, sizeof(exp)) == 0)
 			exp[0] = '\0';
 		snprintf(cache, sizeof(cache), "Cache-Control: max-age=%ld\r\nExpires: %s\r\n", ma, exp);
@@ -347,12 +226,12 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 		snprintf(extra, sizeof(extra), "Last-Modified: %s\r\nETag: %s\r\n%s", lm, etag, cache);
 		o.status = 304;
 		o.ctype = NULL;
-		http_queue(s, req, &o, NULL, 0, 1);
-		http_close_fd(fd);
+		serve_queue(x, req, &o, NULL, 0, 1);
+		serve_close_fd(fd);
 		return;
 	case HTTP_COND_FAILED:
-		http_close_fd(fd);
-		http_error_page(s, req, 412, conn_close, NULL, head_only);
+		serve_close_fd(fd);
+		serve_error_page(x, req, 412, conn_close, NULL, head_only);
 		return;
 	case HTTP_COND_OK:
 		break;
@@ -363,8 +242,8 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 	if (rr == HTTP_RANGE_UNSATISFIABLE) {
 		snprintf(extra, sizeof(extra), "Content-Range: bytes */%llu\r\n",
 		    (unsigned long long)size);
-		http_close_fd(fd);
-		http_error_page(s, req, 416, conn_close, extra, head_only);
+		serve_close_fd(fd);
+		serve_error_page(x, req, 416, conn_close, extra, head_only);
 		return;
 	}
 	if (rr == HTTP_RANGE_OK && nr > 1) {
@@ -376,9 +255,9 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 			o.ctype = mctype;
 			o.clen = len;
 			o.has_clen = 1;
-			http_queue(s, req, &o, body, (size_t)len, head_only);
+			serve_queue(x, req, &o, body, (size_t)len, head_only);
 			free(body);
-			http_close_fd(fd);
+			serve_close_fd(fd);
 			return;
 		}
 		rr = HTTP_RANGE_IGNORE; /* too much to build: the whole file, as RFC 9110 allows */
@@ -399,8 +278,9 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 	}
 	o.clen = len;
 	o.has_clen = 1;
-	if ((r = resp_new()) == NULL || (hl = http_head(&o, head, sizeof(head))) < 0)
+	if ((r = resp_new()) == NULL || (hl = head_format(&o, head, sizeof(head))) < 0)
 		goto oom;
+	hl = altsvc_head(x->from.msg, head, hl, sizeof(head));
 	if (head_only || len <= SERVER_INLINE_BODY) {
 		size_t blen = head_only ? 0 : (size_t)len, got = 0;
 		if ((r->buf = malloc((size_t)hl + blen + 1)) == NULL)
@@ -413,79 +293,79 @@ http_file(struct strm *s, const struct http_request *req, const char *path, int 
 					continue;
 				/* The file shrank under us: the promised length cannot be kept. */
 				resp_free(r);
-				http_close_fd(fd);
-				http_error_page(s, req, 500, 1, NULL, head_only);
+				serve_close_fd(fd);
+				serve_error_page(x, req, 500, 1, NULL, head_only);
 				return;
 			}
 			got += (size_t)n;
 		}
 		r->len = (size_t)hl + blen;
 		r->body_sent = blen;
-		http_close_fd(fd);
+		serve_close_fd(fd);
 	} else {
 		if ((r->buf = malloc((size_t)hl)) == NULL)
 			goto oom;
 		memcpy(r->buf, head, (size_t)hl);
 		r->len = (size_t)hl;
-		r->fd = fd;
-		r->foff = (off_t)first;
-		r->fend = (off_t)(first + len);
-		if (server_is_msg(s))
-			r->mm = mmc_get(fd, st);
+		if (x->from.msg)
+			r->src = mmc_src(fd, st, (off_t)first, (off_t)(first + len));
+		if (r->src == NULL && (r->src = resp_file_src(fd, (off_t)first,
+		    (off_t)(first + len))) == NULL)
+			goto oom;
 		if (throttle_attach(r, path) == -1) {
 			/* A MIN in the throttle file: its share would be too small now. */
 			resp_free(r);
-			http_error_page(s, req, 503, conn_close, NULL, head_only);
+			serve_error_page(x, req, 503, conn_close, NULL, head_only);
 			return;
 		}
 	}
 	r->status = o.status;
 	r->close = o.close;
 	if (log_enabled())
-		r->log = log_prepare(server_peer(s), req, req->method, http_line_len(req), o.status,
+		r->log = log_prepare(x->from.peer, req, req->method, serve_line_len(req), o.status,
 		    &r->log_split);
-	server_enqueue(s, r);
+	serve_out(x, r);
 	return;
 oom:
-	if (r == NULL || r->fd != fd)
-		http_close_fd(fd);
+	if (r == NULL || r->src == NULL)
+		serve_close_fd(fd);
 	resp_free(r);
-	server_close_after(s, 0);
+	serve_close(x, 0);
 }
 
 /* path: what is opened (with -v, below the host's directory); upath: the URL path shown. */
 static void
-http_dir(struct strm *s, const struct http_request *req, const char *path, const char *upath,
-    int fd, int conn_close, int head_only)
+serve_dir(struct server_http_ctx *x, const struct http_request *req, const char *path,
+    const char *upath, int fd, int conn_close, int head_only)
 {
 	char idx[PATH_MAX + 16];
-	struct http_out o = { 0 };
+	struct head_out o = { 0 };
 	struct stat st;
 	char *body = NULL;
 	size_t blen = 0;
 	int ifd = -1, status;
 
 	if (path[strlen(path) - 1] != '/') {
-		http_close_fd(fd);
-		http_redirect_dir(s, req, upath, conn_close, head_only);
+		serve_close_fd(fd);
+		serve_redirect_dir(x, req, upath, conn_close, head_only);
 		return;
 	}
 	if ((size_t)snprintf(idx, sizeof(idx), "%sindex.html", path) < sizeof(idx) &&
 	    file_open(idx, &ifd, &st) == 0) {
 		if (S_ISREG(st.st_mode)) {
-			http_close_fd(fd);
-			http_file(s, req, idx, ifd, &st, conn_close, head_only);
+			serve_close_fd(fd);
+			serve_file(x, req, idx, ifd, &st, conn_close, head_only);
 			return;
 		}
-		http_close_fd(ifd);
+		serve_close_fd(ifd);
 	}
-	if (!server_config()->listings) {
-		http_close_fd(fd);
-		http_error_page(s, req, 403, conn_close, NULL, head_only);
+	if (!httpd_config()->listings) {
+		serve_close_fd(fd);
+		serve_error_page(x, req, 403, conn_close, NULL, head_only);
 		return;
 	}
 	if ((status = file_listing(fd, upath, &body, &blen)) != 0) {
-		http_error_page(s, req, status, conn_close, NULL, head_only);
+		serve_error_page(x, req, status, conn_close, NULL, head_only);
 		return;
 	}
 	o.status = 200;
@@ -494,7 +374,7 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, const
 	o.ctype = "text/html; charset=utf-8";
 	o.clen = blen;
 	o.has_clen = 1;
-	http_queue(s, req, &o, body, blen, head_only);
+	serve_queue(x, req, &o, body, blen, head_only);
 	free(body);
 }
 
@@ -504,7 +384,7 @@ http_dir(struct strm *s, const struct http_request *req, const char *path, const
  * or no Host at all (HTTP/1.0), is 0: answer 400. Else the length written to out.
  */
 static size_t
-http_vhost_dir(const char *host, size_t len, char *out, size_t cap)
+serve_vhost_dir(const char *host, size_t len, char *out, size_t cap)
 {
 	size_t i;
 
@@ -526,7 +406,7 @@ http_vhost_dir(const char *host, size_t len, char *out, size_t cap)
 /* Expect: 100-continue (RFC 9110 10.1.1): the content will be read, so say so, and the client
  * need not wait a second before it sends it. */
 static void
-http_continue(struct strm *s, const struct http_request *req, uint64_t clen)
+serve_continue(struct server_http_ctx *x, const struct http_request *req, uint64_t clen)
 {
 	static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
 	const struct http_header *ex;
@@ -543,12 +423,12 @@ http_continue(struct strm *s, const struct http_request *req, uint64_t clen)
 	memcpy(r->buf, cont, sizeof(cont));
 	r->len = sizeof(cont) - 1;
 	r->status = 100;
-	server_enqueue(s, r);
+	serve_out(x, r);
 }
 
 /* -c: the program at path runs for this request; its output becomes the response. */
 static void
-http_cgi(struct strm *s, const struct http_request *req, const struct http_framing *fr,
+serve_cgi(struct server_http_ctx *x, const struct http_request *req, const struct http_framing *fr,
     const char *path, const char *upath, const struct stat *st, int conn_close)
 {
 	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length :
@@ -557,29 +437,30 @@ http_cgi(struct strm *s, const struct http_request *req, const struct http_frami
 	int status;
 
 	/* Chunked content is counted against the limit as it is decoded (server.c). */
-	if (clen != CGI_LEN_CHUNKED && clen > server_config()->cgi_max_body) {
-		http_error_page(s, req, 413, 1, NULL, 0);
-		server_close_after(s, 0);
+	if (clen != CGI_LEN_CHUNKED && clen > httpd_config()->cgi_max_body) {
+		serve_error_page(x, req, 413, 1, NULL, 0);
+		serve_close(x, 0);
 		return;
 	}
 	if ((r = resp_new()) == NULL) {
-		server_close_after(s, 0);
+		serve_close(x, 0);
 		return;
 	}
 	if (log_enabled())
-		r->log = log_prepare(server_peer(s), req, req->method, http_line_len(req), 200,
+		r->log = log_prepare(x->from.peer, req, req->method, serve_line_len(req), 200,
 		    &r->log_split);
-	if ((status = cgi_start(s, req, path, upath, st, clen, r, conn_close)) != 0) {
+	if ((status = cgi_start(&x->from, x->body_cgi, req, path, upath, st, clen, r, conn_close)) != 0) {
 		resp_free(r);
-		http_error_page(s, req, status, conn_close, NULL, 0);
+		serve_error_page(x, req, status, conn_close, NULL, 0);
 		return;
 	}
-	http_continue(s, req, clen);
-	server_enqueue(s, r);
+	serve_continue(x, req, clen);
+	serve_out(x, r);
 }
 
 void
-http_handle(struct strm *s, const struct http_request *req, const struct http_framing *fr)
+server_http_handle(struct server_http_ctx *x, const struct http_request *req,
+    const struct http_framing *fr)
 {
 	char path[PATH_MAX], vpath[PATH_MAX + 260], vdir[256];
 	const char *open_path;
@@ -591,53 +472,53 @@ http_handle(struct strm *s, const struct http_request *req, const struct http_fr
 	ssize_t plen;
 
 	if (!keep)
-		server_close_after(s, 1);
-	conn_close = !keep || server_draining(s);
+		serve_close(x, 1);
+	conn_close = !keep || x->draining;
 	if (req->method_id == HTTP_METHOD_OTHER || req->method_id == HTTP_METHOD_CONNECT) {
-		http_error_page(s, req, 501, conn_close, NULL, 0);
+		serve_error_page(x, req, 501, conn_close, NULL, 0);
 		return;
 	}
 	if (http_request_host(req, &host, &host_len) == -1 ||
 	    (req->form != HTTP_TARGET_ORIGIN && req->form != HTTP_TARGET_ABSOLUTE)) {
-		http_error_page(s, req, 400, conn_close, NULL, head_only);
+		serve_error_page(x, req, 400, conn_close, NULL, head_only);
 		return;
 	}
 	if (req->path_len >= sizeof(path)) {
-		http_error_page(s, req, 414, conn_close, NULL, head_only);
+		serve_error_page(x, req, 414, conn_close, NULL, head_only);
 		return;
 	}
 	/* "..", "%2e%2e", NUL, %2F: all refused here, before any file system call. */
 	if ((plen = http_path_clean(req->path, req->path_len, path, sizeof(path))) < 1) {
-		http_error_page(s, req, 400, conn_close, NULL, head_only);
+		serve_error_page(x, req, 400, conn_close, NULL, head_only);
 		return;
 	}
-	cgi = server_config()->cgi_pattern != NULL &&
-	    match_pattern(server_config()->cgi_pattern, path);
+	cgi = httpd_config()->cgi_pattern != NULL &&
+	    match_pattern(httpd_config()->cgi_pattern, path);
 	if (req->method_id != HTTP_METHOD_GET && req->method_id != HTTP_METHOD_HEAD &&
 	    !(cgi && req->method_id == HTTP_METHOD_POST)) {
-		http_error_page(s, req, 405, conn_close,
+		serve_error_page(x, req, 405, conn_close,
 		    cgi ? "Allow: GET, HEAD, POST\r\n" : "Allow: GET, HEAD\r\n", 0);
 		return;
 	}
 	open_path = path;
-	if (server_config()->vhost) {
-		if (http_vhost_dir(host, host_len, vdir, sizeof(vdir)) == 0) {
-			http_error_page(s, req, 400, conn_close, NULL, head_only);
+	if (httpd_config()->vhost) {
+		if (serve_vhost_dir(host, host_len, vdir, sizeof(vdir)) == 0) {
+			serve_error_page(x, req, 400, conn_close, NULL, head_only);
 			return;
 		}
 		snprintf(vpath, sizeof(vpath), "/%s%s", vdir, path);
 		open_path = vpath;
 	}
 	if ((status = file_open(open_path, &fd, &st)) != 0) {
-		http_error_page(s, req, status, conn_close, NULL, head_only);
+		serve_error_page(x, req, status, conn_close, NULL, head_only);
 		return;
 	}
 	if (cgi && S_ISREG(st.st_mode)) {
 		close(fd);
-		http_cgi(s, req, fr, open_path, path, &st, conn_close);
+		serve_cgi(x, req, fr, open_path, path, &st, conn_close);
 	} else if (S_ISDIR(st.st_mode)) {
-		http_dir(s, req, open_path, path, fd, conn_close, head_only);
+		serve_dir(x, req, open_path, path, fd, conn_close, head_only);
 	} else {
-		http_file(s, req, open_path, fd, &st, conn_close, head_only);
+		serve_file(x, req, open_path, fd, &st, conn_close, head_only);
 	}
 }

@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "httpd.h"
+#include "server_ranges.h"
 
 /*
  * The ranges to serve of a representation of size bytes: OK with r[0..*n), UNSATISFIABLE,

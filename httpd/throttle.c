@@ -1,15 +1,20 @@
 /* throttle.c: thttpd's throttles (-t FILE): a byte rate per URL pattern, shared evenly by the
- * responses that match it, paced from the event loop's timers (a token bucket per response). */
+ * responses that match it, paced from the event loop's timers (a token bucket per response): a
+ * wrapper around the response's body source. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include "httpd.h"
+#include "match.h"
+#include "resp.h"
+#include "throttle.h"
 
 #define THROTTLE_MAX 64
 #define THROTTLE_TICK_US 100000   /* bucket depth: a tenth of a second of the rate */
 #define THROTTLE_MIN_BURST 4096
+#define THROTTLE_PER_RESP 4     /* throttles one response counts against at most */
 
 struct throttle {
 	char *pattern;
@@ -119,87 +124,131 @@ throttle_free_all(void)
 	throttle_n = 0;
 }
 
-/*
- * The throttles path falls under, into r. Like thttpd, a pattern's rate is shared by all
- * its responses; a MIN refuses (-1: answer 503) a response whose share would fall below it.
- */
-int
-throttle_attach(struct resp *r, const char *path)
-{
-	unsigned i;
+/* A body source under throttles: each has its own bucket filled at its share of them. */
+struct throttle_src {
+	struct resp_src src;
+	struct resp_src *inner;
+	unsigned char thr[THROTTLE_PER_RESP]; /* the throttles it counts against */
+	unsigned nthr;
+	double tokens;
+	uint64_t last;
+};
 
-	r->nthr = 0;
-	for (i = 0; i < throttle_n && r->nthr < RESP_THROTTLES; i++) {
-		struct throttle *t = &throttle_tab[i];
-		if (!match_pattern(t->pattern, path))
-			continue;
-		if (t->min_bps > 0 && t->max_bps / (t->active + 1) < t->min_bps)
-			return -1;
-		r->thr[r->nthr++] = (unsigned char)i;
-	}
-	for (i = 0; i < r->nthr; i++)
-		throttle_tab[r->thr[i]].active++;
-	return 0;
-}
-
-void
-throttle_detach(struct resp *r)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nthr; i++)
-		throttle_tab[r->thr[i]].active--;
-	r->nthr = 0;
-}
-
-/* r's share: as in thttpd, each pattern's rate split evenly among its responses now. */
+/* its share: as in thttpd, each pattern's rate split evenly among its responses now. */
 static double
-throttle_share(const struct resp *r)
+throttle_share(const struct throttle_src *t)
 {
 	double rate = 0;
 	unsigned i;
 
-	for (i = 0; i < r->nthr; i++) {
-		const struct throttle *t = &throttle_tab[r->thr[i]];
-		double share = (double)t->max_bps / (t->active > 0 ? t->active : 1);
+	for (i = 0; i < t->nthr; i++) {
+		const struct throttle *p = &throttle_tab[t->thr[i]];
+		double share = (double)p->max_bps / (p->active > 0 ? p->active : 1);
 		if (i == 0 || share < rate)
 			rate = share;
 	}
 	return rate;
 }
 
-/* Bytes of r's body that may go now (at most want); 0 with *wait_us until some may. Each
+/* Bytes of the body that may go now (at most want); 0 with *wait_us until some may. Each
  * response has its own bucket filled at its share, a tenth of a second deep. */
-size_t
-throttle_allow(struct resp *r, size_t want, uint64_t now, uint64_t *wait_us)
+static size_t
+throttle_allow(struct throttle_src *t, size_t want, uint64_t now, uint64_t *wait_us)
 {
-	double rate = throttle_share(r), burst = rate * THROTTLE_TICK_US / 1e6, need;
+	double rate = throttle_share(t), burst = rate * THROTTLE_TICK_US / 1e6, need;
 
 	*wait_us = 0;
 	if (burst < THROTTLE_MIN_BURST)
 		burst = THROTTLE_MIN_BURST;
-	if (r->thr_last == 0) {
-		r->thr_tokens = burst;
-	} else if (now > r->thr_last) {
-		r->thr_tokens += (double)(now - r->thr_last) * rate / 1e6;
-		if (r->thr_tokens > burst)
-			r->thr_tokens = burst;
+	if (t->last == 0) {
+		t->tokens = burst;
+	} else if (now > t->last) {
+		t->tokens += (double)(now - t->last) * rate / 1e6;
+		if (t->tokens > burst)
+			t->tokens = burst;
 	}
-	r->thr_last = now;
-	if (r->thr_tokens >= (double)want)
+	t->last = now;
+	if (t->tokens >= (double)want)
 		return want;
 	/* Wait for a useful piece rather than send a trickle of tiny messages. */
 	need = burst / 2 < (double)want ? burst / 2 : (double)want;
-	if (r->thr_tokens < need) {
-		*wait_us = (uint64_t)((need - r->thr_tokens) * 1e6 / rate) + 1;
+	if (t->tokens < need) {
+		*wait_us = (uint64_t)((need - t->tokens) * 1e6 / rate) + 1;
 		return 0;
 	}
-	return (size_t)r->thr_tokens;
+	return (size_t)t->tokens;
 }
 
-void
-throttle_take(struct resp *r, size_t n)
+static int
+throttle_pull(struct resp_src *src, struct resp *r, struct resp_sink *k, size_t max)
 {
-	if (r->nthr > 0)
-		r->thr_tokens -= (double)n;
+	struct throttle_src *t = (struct throttle_src *)src;
+	uint64_t left = t->inner->ops->left(t->inner);
+	size_t before = k->moved, want = left < max ? (size_t)left : max;
+	int rc;
+
+	if (left == 0)
+		return t->inner->ops->pull(t->inner, r, k, max);
+	if ((want = throttle_allow(t, want, httpd_now_us(), &k->wait_us)) == 0)
+		return RESP_WAIT;
+	rc = t->inner->ops->pull(t->inner, r, k, want);
+	t->tokens -= (double)(k->moved - before);
+	return rc;
+}
+
+static uint64_t
+throttle_left(const struct resp_src *src)
+{
+	const struct throttle_src *t = (const struct throttle_src *)src;
+
+	return t->inner->ops->left(t->inner);
+}
+
+static void
+throttle_src_free(struct resp_src *src)
+{
+	struct throttle_src *t = (struct throttle_src *)src;
+	unsigned i;
+
+	for (i = 0; i < t->nthr; i++)
+		throttle_tab[t->thr[i]].active--;
+	t->inner->ops->free(t->inner);
+	free(t);
+}
+
+static const struct resp_src_ops throttle_ops = {
+	.pull = throttle_pull, .left = throttle_left, .free = throttle_src_free,
+};
+
+/*
+ * r's body under the throttles path falls under. Like thttpd, a pattern's rate is shared by all
+ * its responses; a MIN refuses (-1: answer 503) a response whose share would fall below it.
+ */
+int
+throttle_attach(struct resp *r, const char *path)
+{
+	unsigned char thr[THROTTLE_PER_RESP];
+	struct throttle_src *ts;
+	unsigned i, n = 0;
+
+	for (i = 0; i < throttle_n && n < THROTTLE_PER_RESP; i++) {
+		struct throttle *t = &throttle_tab[i];
+		if (!match_pattern(t->pattern, path))
+			continue;
+		if (t->min_bps > 0 && t->max_bps / (t->active + 1) < t->min_bps)
+			return -1;
+		thr[n++] = (unsigned char)i;
+	}
+	if (n == 0 || r->src == NULL)
+		return 0;
+	if ((ts = calloc(1, sizeof(*ts))) == NULL)
+		return -1;
+	ts->src.ops = &throttle_ops;
+	ts->inner = r->src;
+	memcpy(ts->thr, thr, n);
+	ts->nthr = n;
+	for (i = 0; i < n; i++)
+		throttle_tab[thr[i]].active++;
+	r->src = &ts->src;
+	return 0;
 }

@@ -4,13 +4,14 @@
  * status says so. */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "workers.h"
 
 #define WORKERS_MAX 64
 

@@ -1,5 +1,6 @@
 /* hist.c: log-linear histogram (HdrHistogram-style): exact below 2048, then 1024 per octave. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,9 +28,9 @@ hist_index(uint64_t v)
 	return HIST_SUB + (size_t)(shift - 1u) * HIST_HALF + (size_t)((v >> shift) - HIST_HALF);
 }
 
-/* The middle of bucket i: what a quantile falling into it reports. */
+/* The lowest value of bucket i. */
 static uint64_t
-hist_value(size_t i)
+hist_lo(size_t i)
 {
 	size_t shift, sub;
 
@@ -37,7 +38,19 @@ hist_value(size_t i)
 		return i;
 	shift = (i - HIST_SUB) / HIST_HALF + 1;
 	sub = (i - HIST_SUB) % HIST_HALF + HIST_HALF;
-	return ((uint64_t)sub << shift) + ((uint64_t)1 << shift) / 2;
+	return (uint64_t)sub << shift;
+}
+
+/* The middle of bucket i: what a quantile falling into it reports. */
+static uint64_t
+hist_value(size_t i)
+{
+	size_t shift;
+
+	if (i < HIST_SUB)
+		return i;
+	shift = (i - HIST_SUB) / HIST_HALF + 1;
+	return hist_lo(i) + ((uint64_t)1 << shift) / 2;
 }
 
 int
@@ -114,6 +127,32 @@ hist_quantile(const struct hist *h, double q)
 		}
 	}
 	return h->max;
+}
+
+/* --json's raw section: each non-empty bucket as [its lowest value, count]. */
+void
+hist_print_buckets(FILE *f, const struct hist *h)
+{
+	size_t i;
+	const char *sep = "";
+
+	fputc('[', f);
+	for (i = 0; i < HIST_NB; i++) {
+		if (h->counts[i] == 0)
+			continue;
+		fprintf(f, "%s[%llu,%llu]", sep, (unsigned long long)hist_lo(i),
+		    (unsigned long long)h->counts[i]);
+		sep = ",";
+	}
+	fputc(']', f);
+}
+
+/* Back from hist_print_buckets: COUNT more in the bucket of V (n, min, max, sum are the
+ * caller's: they travel beside the buckets). */
+void
+hist_add_bucket(struct hist *h, uint64_t v, uint64_t count)
+{
+	h->counts[hist_index(v)] += count;
 }
 
 double

@@ -80,6 +80,7 @@ struct sess_opts {
 	unsigned max_piped;      /* outstanding calls per stream (1: no pipelining) */
 	uint64_t timeout_us;     /* no progress for this long: LOAD_E_CLIENT_TIMO (0: never) */
 	int accept_ppid0;        /* --accept-ppid0: PPID 0 counts as HTTP too, not only 63 */
+	struct tp_conn *conn;    /* set: connected already (httpget --proto auto), taken over */
 };
 
 struct sess *sess_new(struct ev_loop *loop, const struct sess_opts *o,
@@ -106,6 +107,14 @@ struct tp_conn *sess_conn(struct sess *s);
 enum load_err sess_classify(const char *err); /* a transport's error text: its class */
 const char *load_err_name(enum load_err e);
 
+/* ---- happy.c: httpget --proto auto, Alt-Svc "http/1.1+sctp" and the transport race ---- */
+const char *happy_cache_path(const char *given, char *buf, size_t cap);
+void happy_learn(const char *cache, const char *origin, const char *head, size_t len,
+    int verbose);
+int happy_connect(struct ev_loop *loop, const char *cache, const char *origin,
+    const struct tp_opts *o, uint64_t timeout_us, int verbose, const char **proto,
+    struct tp_conn **conn, char *alt_used, size_t alt_cap, char *err, size_t errlen);
+
 /* ---- hist.c: log-linear latency histogram (HdrHistogram-style), values in us ---- */
 
 struct hist {
@@ -120,6 +129,8 @@ void hist_add(struct hist *h, uint64_t v);
 void hist_merge(struct hist *dst, const struct hist *src);
 uint64_t hist_quantile(const struct hist *h, double q); /* q in [0,1] */
 double hist_mean(const struct hist *h);
+void hist_print_buckets(FILE *f, const struct hist *h);          /* [[lowest, count], ...] */
+void hist_add_bucket(struct hist *h, uint64_t v, uint64_t count); /* its inverse, per bucket */
 double hist_stddev(const struct hist *h);
 
 /* ---- verify.c: --verify and --verify-manifest ---- */
@@ -225,6 +236,10 @@ struct load_stats {
 	struct hist lat;         /* per call: reply complete - scheduled (rate) or issued */
 	double duration;         /* s */
 	double user, sys;        /* CPU s */
+	/* httpload merge: how many clients' reports, the sum of their own rates (per s:
+	 * connections, requests, replies); 0 clients: one run's own report */
+	uint64_t clients;
+	double client_rates[3];
 };
 
 int report_stats_init(struct load_stats *st);
@@ -238,6 +253,22 @@ void report_latency(FILE *f, const struct load_stats *st);
 void report_sessions(FILE *f, const struct load_stats *st); /* httperf's, with --wsess */
 void report_json(FILE *f, const struct load_stats *st);
 void report_csv(FILE *f, const struct load_stats *st, int header);
+/* report_raw.c: --json's "raw" section (every counter, histograms by bucket), and back */
+void report_raw_print(FILE *f, const struct load_stats *st);
+int report_raw_read(const char *text, struct load_stats *st, char *err, size_t errlen);
+
+/* ---- jsonr.c: a small JSON reader for httpload's own --json (httpload merge) ---- */
+
+/* Each number: PATH is its object keys joined by '.', IDX[0..NIDX-1] its array indices (at
+ * most JSONR_MAX_IDX), TOK its text. Strings, true, false and null are skipped. */
+#define JSONR_MAX_IDX 4
+typedef int (*jsonr_cb)(void *ctx, const char *path, const size_t *idx, size_t nidx,
+    const char *tok, char *err, size_t errlen);
+int jsonr_walk(const char *text, jsonr_cb cb, void *ctx, char *err, size_t errlen);
+
+/* ---- merge.c: httpload merge FILE... (several clients' --json reports as one) ---- */
+
+int merge_main(int argc, char **argv);
 
 /* ---- load.c: the schedule ---- */
 
@@ -279,6 +310,7 @@ struct load_opts {
 	int path_max_retrans;    /* 0: the stack's */
 	const char *local;       /* --local: addresses to bind first */
 	unsigned udp_port, udp_remote_port;
+	unsigned encap_port;     /* --sctp-udp-remote-port: kernel SCTP in UDP */
 	int accept_ppid0;        /* --accept-ppid0 */
 	unsigned threads;
 	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */

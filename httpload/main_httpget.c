@@ -23,9 +23,15 @@ static const char usage[] =
 "  -v, --verbose    say what happens on stderr\n"
 "  --json           at the end, one JSON line on stderr: bytes, and the transfer time from\n"
 "                   the first request byte to the last body byte (not process lifetime)\n"
-"  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
+"  --proto tcp|sctp|sctp1m|usrsctp|auto   (default tcp); auto: TCP, or the SCTP\n"
+"                   alternative an earlier TCP response advertised (Alt-Svc http/1.1+sctp),\n"
+"                   raced against TCP happy-eyeballs style, what worked tried first\n"
+"  --alt-cache FILE auto: the cache of alternatives and of what worked (default\n"
+"                   $XDG_CACHE_HOME/httpget/alt-svc or ~/.cache/httpget/alt-svc)\n"
 "  --streams N      SCTP streams to ask for (default: one per URL)\n"
 "  --udp-encaps-port N   usrsctp: local UDP port; --udp-port N: the server's\n"
+"  --sctp-udp-remote-port N   sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to the server's\n"
+"                   UDP port N (the local one is sysctl net.sctp.udp_port; Linux >= 5.11)\n"
 "  --accept-ppid0   SCTP: take data with PPID 0 as HTTP too (generic servers), not only 63\n"
 "  -h, --help  -V, --version\n"
 "Several URLs must name one server: they go on one connection or association, one per\n"
@@ -51,6 +57,9 @@ static struct {
 	struct ev_loop *loop;
 	uint64_t total_bytes, total_length, last_bar;
 	const char *outdir;
+	int autop;               /* --proto auto */
+	const char *alt_cache;   /* its cache file */
+	const char *origin;      /* host:port */
 } g;
 
 static void
@@ -181,7 +190,6 @@ get_head(struct sess *s, struct sess_call *k, const char *raw, size_t len,
 {
 	struct get_item *it = k->arg;
 
-	(void)s;
 	(void)arg;
 	it->status = res->status;
 	it->length = k->content_length;
@@ -190,6 +198,8 @@ get_head(struct sess *s, struct sess_call *k, const char *raw, size_t len,
 	get_mark_last();
 	if (g.include || g.head)
 		get_write(it, raw, len);
+	if (g.autop && !(sess_conn(s)->ops->caps & TP_CAP_STREAMS))
+		happy_learn(g.alt_cache, g.origin, raw, len, g.verbose);
 }
 
 static void
@@ -257,6 +267,36 @@ static const struct sess_cbs get_cbs = {
 	.up = get_up, .head = get_head, .body = get_body, .done = get_done, .end = get_end,
 };
 
+/* --proto auto: the transport the Alt-Svc cache and the race choose; on an alternative, each
+ * request names it in Alt-Used (RFC 7838 section 5). */
+static int
+get_auto(struct sess_opts *so, const char *origin, char *cache, size_t cap)
+{
+	char err[TP_ERRLEN], used[300];
+	int i;
+
+	g.origin = origin;
+	g.alt_cache = happy_cache_path(g.alt_cache, cache, cap);
+	if (happy_connect(g.loop, g.alt_cache, origin, &so->tp, so->timeout_us, g.verbose,
+	    &so->proto, &so->conn, used, sizeof(used), err, sizeof(err)) == -1) {
+		fprintf(stderr, "httpget: %s\n", err);
+		return -1;
+	}
+	for (i = 0; used[0] != '\0' && i < g.n; i++) {
+		struct get_item *it = &g.it[i];
+		size_t n = it->req_len + strlen(used) + 16;
+		char *r = malloc(n);
+		if (r == NULL)
+			get_die(2, "%s", "out of memory");
+		/* before the empty line that ends the head */
+		it->req_len = (size_t)snprintf(r, n, "%.*sAlt-Used: %s\r\n\r\n",
+		    (int)(it->req_len - 2), it->req, used);
+		free(it->req);
+		it->req = r;
+	}
+	return 0;
+}
+
 /* http://HOST[:PORT][/PATH]: the authority (with the port) and the request target. */
 static int
 get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
@@ -280,7 +320,7 @@ get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
 int
 main(int argc, char **argv)
 {
-	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_PPID0, O_JSON };
+	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_ENCAP, O_PPID0, O_JSON, O_ALTCACHE };
 	static const struct option lopts[] = {
 		{ "fail", no_argument, NULL, 'f' },
 		{ "silent", no_argument, NULL, 's' },
@@ -295,13 +335,15 @@ main(int argc, char **argv)
 		{ "streams", required_argument, NULL, O_STREAMS },
 		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
 		{ "udp-port", required_argument, NULL, O_UDPR },
+		{ "sctp-udp-remote-port", required_argument, NULL, O_ENCAP },
 		{ "accept-ppid0", no_argument, NULL, O_PPID0 },
+		{ "alt-cache", required_argument, NULL, O_ALTCACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *outs[256], *path, *base;
-	char auth[300], first[300], addr[320], err[TP_ERRLEN], *end;
+	char auth[300], first[300], addr[320], err[TP_ERRLEN], cache[512], *end;
 	struct sess_opts so;
 	struct sess *s;
 	enum load_err e;
@@ -334,9 +376,11 @@ main(int argc, char **argv)
 		case O_JSON: g.json = 1; break;
 		case O_PROTO: so.proto = optarg; break;
 		case O_PPID0: so.accept_ppid0 = 1; break;
+		case O_ALTCACHE: g.alt_cache = optarg; break;
 		case O_STREAMS:
 		case O_UDPL:
 		case O_UDPR:
+		case O_ENCAP:
 			v = strtol(optarg, &end, 10);
 			if (*end != '\0' || v < 1 || v > 65535)
 				get_die(2, "bad number '%s'", optarg);
@@ -344,8 +388,10 @@ main(int argc, char **argv)
 				streams = v;
 			else if (ch == O_UDPL)
 				so.tp.udp_port = (uint16_t)v;
-			else
+			else if (ch == O_UDPR)
 				so.tp.udp_remote_port = (uint16_t)v;
+			else
+				so.tp.encap_port = (uint16_t)v;
 			break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("httpget %s\n", PACKAGE_VERSION); return 0;
@@ -357,7 +403,8 @@ main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (tp_type_find(so.proto) == NULL)
+	g.autop = strcmp(so.proto, "auto") == 0;
+	if (!g.autop && tp_type_find(so.proto) == NULL)
 		get_die(2, "unknown transport '%s'", so.proto);
 	if (nouts > g.n)
 		get_die(2, "%s", "more -o than URLs");
@@ -417,6 +464,8 @@ main(int argc, char **argv)
 	}
 	if ((g.loop = ev_new(err, sizeof(err))) == NULL)
 		get_die(2, "%s", err);
+	if (g.autop && get_auto(&so, addr, cache, sizeof(cache)) == -1)
+		return 7;
 	if ((s = sess_new(g.loop, &so, &get_cbs, NULL, &e, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "httpget: %s\n", err);
 		return e == LOAD_E_OTHER ? 2 : 7;

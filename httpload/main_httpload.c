@@ -15,6 +15,7 @@
 
 static const char usage[] =
 "usage: httpload [options]      an HTTP load generator over TCP and SCTP (httperf's options)\n"
+"       httpload merge [--json|--csv] FILE...   several clients' --json reports as one\n"
 "httperf's options:\n"
 "  --server HOST[,HOST2...]   server (several addresses: one multihomed SCTP peer)\n"
 "  --port N                   port (default 80)\n"
@@ -51,6 +52,8 @@ static const char usage[] =
 "  --local ADDR[,ADDR2]       bind to these local addresses first (SCTP: several)\n"
 "  --udp-encaps-port N        usrsctp: local UDP encapsulation port (default 9899)\n"
 "  --udp-port N               usrsctp: the server's UDP encapsulation port (default 9899)\n"
+"  --sctp-udp-remote-port N   sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to the server's\n"
+"                             UDP port N (local: sysctl net.sctp.udp_port; Linux >= 5.11)\n"
 "  --accept-ppid0             SCTP: take data with PPID 0 as HTTP too, not only PPID 63\n"
 "beyond httperf:\n"
 "  --concurrency N, -c N      closed loop: keep N connections busy (like wrk -c)\n"
@@ -332,7 +335,7 @@ main(int argc, char **argv)
 	enum {
 		O_SERVER = 256, O_PORT, O_URI, O_RATE, O_PERIOD, O_NCONNS, O_NCALLS, O_TIMEOUT,
 		O_MAXCONN, O_PIPED, O_METHOD, O_ADDHDR, O_HTTPV, O_PREPLY, O_PREQ, O_HOG, O_SNDBUF,
-		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR, O_PPID0,
+		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR, O_ENCAP, O_PPID0,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
 		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
 		O_LOCAL, O_PROGRESS, O_NOPROGRESS, O_LOG, O_INTL,
@@ -371,6 +374,7 @@ main(int argc, char **argv)
 		{ "no-progress", no_argument, NULL, O_NOPROGRESS },
 		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
 		{ "udp-port", required_argument, NULL, O_UDPR },
+		{ "sctp-udp-remote-port", required_argument, NULL, O_ENCAP },
 		{ "accept-ppid0", no_argument, NULL, O_PPID0 },
 		{ "concurrency", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -408,6 +412,8 @@ main(int argc, char **argv)
 	unsigned i;
 	int ch, idx, hostport, rc = 2, nconns_set = 0;
 
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return merge_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	o.server = "localhost";
 	o.port = 80;
@@ -482,6 +488,7 @@ main(int argc, char **argv)
 		case O_PROGRESS: o.progress = 1; break;
 		case O_NOPROGRESS: o.progress = 0; break;
 		case O_PPID0: o.accept_ppid0 = 1; break;
+		case O_ENCAP: o.encap_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
 		case O_UDPL: o.udp_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
 		case O_UDPR: o.udp_remote_port = (unsigned)load_num(optarg, 1, 65535, "UDP port");
 			break;

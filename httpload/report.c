@@ -303,8 +303,14 @@ report_json(FILE *f, const struct load_stats *st)
 	    hist_mean(h) / 1e3);
 	for (i = 0; i < 4; i++)
 		fprintf(f, ",\"p%g\":%.3f", report_q[i] * 100, (double)hist_quantile(h, report_q[i]) / 1e3);
-	fprintf(f, ",\"max\":%.3f,\"stddev\":%.3f},\"cpu_s\":{\"user\":%.3f,\"system\":%.3f}}\n",
+	fprintf(f, ",\"max\":%.3f,\"stddev\":%.3f},\"cpu_s\":{\"user\":%.3f,\"system\":%.3f}",
 	    (double)h->max / 1e3, hist_stddev(h) / 1e3, st->user, st->sys);
+	if (st->clients > 0)
+		fprintf(f, ",\"clients\":%llu,\"clients_rate_sum\":{\"conn_rate\":%.3f,"
+		    "\"request_rate\":%.3f,\"reply_rate\":%.3f}", (unsigned long long)st->clients,
+		    st->client_rates[0], st->client_rates[1], st->client_rates[2]);
+	report_raw_print(f, st);
+	fputs("}\n", f);
 }
 
 void

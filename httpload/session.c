@@ -244,7 +244,8 @@ sess_new(struct ev_loop *loop, const struct sess_opts *o, const struct sess_cbs 
 	s->arg = arg;
 	s->t_start = ev_clock_us();
 	s->last_progress = s->t_start;
-	if ((s->c = tp_connect(o->proto, o->addr, &o->tp, err, errlen)) == NULL) {
+	if ((s->c = o->conn != NULL ? o->conn : tp_connect(o->proto, o->addr, &o->tp, err,
+	    errlen)) == NULL) {
 		*e = sess_classify(err);
 		goto bad;
 	}

@@ -25,6 +25,8 @@ struct ev_loop;
 #define TP_CAP_PRSCTP    0x08u /* timed reliability per message */
 #define TP_CAP_MULTIHOME 0x10u /* several local/remote addresses */
 #define TP_CAP_PPID      0x20u /* payload protocol identifier per message */
+#define TP_CAP_FORK      0x40u /* a listener works in several processes (inherited, SO_REUSEPORT) */
+#define TP_CAP_UDP       0x80u /* carried in UDP on a port of the process's own (tp_opts.udp_port) */
 
 /* Per-message flags. */
 #define TP_F_UNORDERED 0x1u /* send: deliver unordered; recv: was sent unordered */
@@ -49,6 +51,8 @@ struct tp_opts {
 	int backlog;               /* listen backlog (default 511) */
 	uint16_t udp_port;         /* usrsctp: local UDP encapsulation port (default 9899) */
 	uint16_t udp_remote_port;  /* usrsctp: peer's UDP encapsulation port (default 9899) */
+	uint16_t encap_port;       /* kernel sctp: peer's UDP encapsulation port (RFC 6951; the
+	                            * local one is sysctl net.sctp.udp_port); 0 = plain SCTP */
 	int frame_hdr;             /* framed types: length prefix size, 2 (RFC 4571) or 4 (default) */
 	const char *local;         /* connect: local address(es) to bind first, "a,b" (NULL = any) */
 	int reuseport;             /* listen: SO_REUSEPORT, several processes on one port (tcp, sctp) */

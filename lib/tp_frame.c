@@ -347,7 +347,7 @@ tp_frame_close(struct tp_conn *c)
 
 #define TP_FRAME_TYPE(sym, nm, hp) \
 const struct tp_type sym = { \
-	.name = nm, .help = hp, .caps = TP_CAP_MSG, \
+	.name = nm, .help = hp, .caps = TP_CAP_MSG | TP_CAP_FORK, \
 	.listen = tp_frame_listen, .accept = tp_frame_accept, .lwatch = tp_sock_lwatch, \
 	.lclose = tp_sock_lclose, .connect = tp_frame_connect, .finish = tp_sock_finish, \
 	.send = tp_frame_send, .recv = tp_frame_recv, .watch = tp_frame_watch, \

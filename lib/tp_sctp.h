@@ -69,6 +69,10 @@ void tp_sctp_peer(int fd, sctp_assoc_t id, char *buf, size_t buflen);
 int tp_sctp_sockerr(int fd);
 int tp_sctp_reset(int fd, sctp_assoc_t id, uint16_t sid, char *err, size_t errlen);
 
+/* tp_sctp_encap.c */
+int tp_sctp_encap_local_port(void);
+int tp_sctp_encap(int fd, const struct tp_opts *o, char *err, size_t errlen);
+
 /* tp_sctp_intl.c: tp_opts.sctp_interleave */
 int tp_sctp_intl_set(int fd, const struct tp_opts *o, char *err, size_t errlen);
 void tp_sctp_intl_tell(struct tp_conn *c, const struct tp_sctp_as *as);

@@ -174,6 +174,8 @@ tp_sctp_sockopts(int fd, const struct tp_opts *o, char *err, size_t errlen)
 		return TP_ERROR;
 	tp_sctp_buf_force(fd, SO_SNDBUF, SO_SNDBUFFORCE, o->sndbuf);
 	tp_sctp_buf_force(fd, SO_RCVBUF, SO_RCVBUFFORCE, o->rcvbuf);
+	if (tp_sctp_encap(fd, o, err, errlen) != TP_OK)
+		return TP_ERROR;
 	/* SCTP_PARTIAL_DELIVERY_POINT stays the kernel's: a message larger than the receive
 	 * window is delivered in pieces anyway. Measured on loopback (MTU 64 KiB) with the default
 	 * 208 KiB buffer, 1 MiB takes about 3 s (a retransmission timeout) with or without a point

@@ -148,7 +148,7 @@ tp_stream_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *se
 
 #define TP_STREAM_TYPE(sym, nm, hp) \
 const struct tp_type sym = { \
-	.name = nm, .help = hp, .caps = 0, \
+	.name = nm, .help = hp, .caps = TP_CAP_FORK, \
 	.listen = tp_stream_listen, .accept = tp_stream_accept, .lwatch = tp_sock_lwatch, \
 	.lclose = tp_sock_lclose, .connect = tp_stream_connect, .finish = tp_sock_finish, \
 	.send = tp_stream_send, .recv = tp_stream_recv, .watch = tp_sock_fd_watch, \

@@ -10,12 +10,17 @@
 
 #define TP_USRSCTP_PORT 9899 /* default local and remote UDP encapsulation port */
 
+struct ev_loop;
+
 /* tp_usrsctp_stack.c */
 int tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen);
-int tp_usrsctp_wake_new(struct socket *so, int *efd, uintptr_t *id, char *err, size_t errlen);
-void tp_usrsctp_wake_free(struct socket *so, int efd, uintptr_t id);
-void tp_usrsctp_drain(uintptr_t id, int efd);
 
+/* tp_usrsctp_wake.c */
+typedef void tp_usrsctp_wake_cb(void *arg);
+uintptr_t tp_usrsctp_wake_new(struct socket *so, char *err, size_t errlen);
+int tp_usrsctp_wake_watch(uintptr_t id, struct ev_loop *loop, tp_usrsctp_wake_cb *cb, void *arg);
+void tp_usrsctp_wake_free(struct socket *so, uintptr_t id);
+size_t tp_usrsctp_wake_count(void);
 
 /* tp_usrsctp_udp.c */
 void tp_usrsctp_udp_setup(uint16_t port);

@@ -9,6 +9,17 @@
 #include "rtpaudio.h"
 #include "tp.h"
 
+/* The one place a transport's name is read. */
+static const struct {
+	const char *name;
+	struct rtpaudio_caps caps;
+} rtpaudio_transports[] = {
+	{ "udp", { .datagram = 1 } },
+	{ "sctp", { .unordered = 1, .assoc = 1 } },
+	{ "prsctp", { .unordered = 1, .lifetime = 1, .assoc = 1 } },
+	{ "tcp", { .rtcp_inband = 1 } },
+};
+
 void
 rtpaudio_net_init(struct rtpaudio_net *n, int sender)
 {
@@ -22,20 +33,23 @@ rtpaudio_net_init(struct rtpaudio_net *n, int sender)
 }
 
 int
-rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen)
+rtpaudio_net_check(struct rtpaudio_net *n, char *err, size_t errlen)
 {
-	if (strcmp(n->transport, "udp") && strcmp(n->transport, "sctp") &&
-	    strcmp(n->transport, "prsctp") && strcmp(n->transport, "tcp")) {
+	size_t i, nt = sizeof(rtpaudio_transports) / sizeof(rtpaudio_transports[0]);
+
+	for (i = 0; i < nt && strcmp(n->transport, rtpaudio_transports[i].name) != 0; i++)
+		;
+	if (i == nt) {
 		tp_seterr(err, errlen, "unknown transport '%s' (udp, sctp, prsctp, tcp)",
 		    n->transport);
 		return -1;
 	}
+	n->caps = rtpaudio_transports[i].caps;
 	if (strcmp(n->stack, "kernel") && strcmp(n->stack, "usrsctp")) {
 		tp_seterr(err, errlen, "unknown stack '%s' (kernel, usrsctp)", n->stack);
 		return -1;
 	}
-	if ((n->rto_min_ms || n->rto_max_ms) && strcmp(n->transport, "sctp") &&
-	    strcmp(n->transport, "prsctp")) {
+	if ((n->rto_min_ms || n->rto_max_ms) && !n->caps.assoc) {
 		tp_seterr(err, errlen, "--rto-min and --rto-max need sctp or prsctp");
 		return -1;
 	}
@@ -47,10 +61,36 @@ rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen)
 	return 0;
 }
 
+/* How an RTCP packet goes on a connection: beside the media with its own PPID, unordered
+ * where the media is, on prsctp for one report interval at most. */
+void
+rtpaudio_net_rtcp_info(const struct rtpaudio_net *n, uint32_t interval_ms,
+    struct tp_msginfo *mi)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->ppid = RTPAUDIO_PPID_RTCP;
+	if (n->caps.unordered)
+		mi->flags = TP_F_UNORDERED;
+	if (n->caps.lifetime)
+		mi->lifetime_ms = interval_ms;
+}
+
+/* Whether a message from a connection is RTCP: by its PPID, or on tcp by its packet type
+ * (RFC 5761: 200 to 204, where RTP's would be a payload type with the marker bit). */
+int
+rtpaudio_net_is_rtcp(const struct rtpaudio_net *n, const uint8_t *buf, size_t len,
+    uint32_t ppid)
+{
+	if (ppid == RTPAUDIO_PPID_RTCP)
+		return 1;
+	return n->caps.rtcp_inband && len >= 8 && (buf[0] >> 6) == 2 && buf[1] >= RTCP_SR &&
+	    buf[1] <= RTCP_APP;
+}
+
 static const char *
 rtpaudio_tp_type(const struct rtpaudio_net *n)
 {
-	if (strcmp(n->transport, "tcp") == 0)
+	if (n->caps.rtcp_inband)
 		return "tcpm";
 	return strcmp(n->stack, "usrsctp") == 0 ? "usrsctp" : "sctp";
 }

@@ -103,7 +103,7 @@ ref_decode(const char *path, size_t *nsamples, int *rate, int *channels, char *e
 	mpg123_format(mh, 32000, MPG123_MONO | MPG123_STEREO, MPG123_ENC_SIGNED_16);
 	if (mpg123_open(mh, path) != MPG123_OK || mpg123_getformat(mh, &r, &ch, &enc) !=
 	    MPG123_OK) {
-		snprintf(err, errlen, "--reference %s: %s", path, mpg123_strerror(mh));
+		snprintf(err, errlen, "%s: %s", path, mpg123_strerror(mh));
 		goto bad;
 	}
 	for (;;) {
@@ -123,7 +123,7 @@ ref_decode(const char *path, size_t *nsamples, int *rate, int *channels, char *e
 		if (e == MPG123_DONE)
 			break;
 		if (e != MPG123_OK && e != MPG123_NEW_FORMAT) {
-			snprintf(err, errlen, "--reference %s: %s", path, mpg123_strerror(mh));
+			snprintf(err, errlen, "%s: %s", path, mpg123_strerror(mh));
 			goto bad;
 		}
 	}

@@ -360,7 +360,7 @@ const struct jitter_pkt *jitter_get(struct jitter *j, uint64_t now_us, int flush
     uint64_t *next_us);
 void jitter_release(struct jitter *j);
 
-/* wav.c: PCM files and the comparison the tests rely on. */
+/* wav.c: PCM files */
 struct wav {
 	FILE *fp;
 	int raw, rate, channels;
@@ -372,12 +372,17 @@ int wav_write(struct wav *w, const int16_t *pcm, size_t nsamples, int rate, int 
 int wav_close(struct wav *w);
 int16_t *wav_read(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
     size_t errlen);
-int wav_compare_main(int argc, char **argv);
-long wav_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca, long maxoff);
+
+/* compare.c: a decode against a clean one (play --reference, rtpaudio compare) */
+int compare_main(int argc, char **argv);
+long compare_offset(const int16_t *a, size_t fa, const int16_t *b, size_t fb, int ca,
+    long maxoff);
+long compare_frame_offset(const int16_t *ref, size_t fref, const int16_t *out, size_t fout,
+    int ch, long frame, long maxk);
 /* The segmental SNR (mean over 20 ms segments, each clamped to [-10, 60] dB) and the share
- * of the reference's segments the output reproduces at WAV_INTACT_DB or better (%). */
-#define WAV_INTACT_DB 20.0
-double wav_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
+ * of the reference's segments the output reproduces at COMPARE_INTACT_DB or better (%). */
+#define COMPARE_INTACT_DB 20.0
+double compare_segsnr(const int16_t *ref, size_t fref, const int16_t *out, size_t fout, int ch,
     int rate, long offset, size_t *nseg, double *intact_pct);
 
 /* out.c: audio through libout123, and a reference file's clean decode */
@@ -393,18 +398,33 @@ void aout_close(struct aout *a);
 int16_t *ref_decode(const char *path, size_t *nsamples, int *rate, int *channels, char *err,
     size_t errlen);
 
-/* net.c: the transports by their rtpaudio names (udp, sctp, prsctp, tcp) */
+/* net.c: the transports by their rtpaudio names (udp, sctp, prsctp, tcp). The name is
+ * parsed once, by rtpaudio_net_check, into what the transport can do: nothing outside
+ * net.c compares it. */
 struct tp_conn;
 struct tp_listener;
+struct tp_msginfo;
+struct rtpaudio_caps {
+	int datagram;    /* udp: rtpaudio's own sockets, RTCP on port + 1, BYE, idle end */
+	int unordered;   /* a connection whose messages go unordered (sctp, prsctp) */
+	int lifetime;    /* PR-SCTP timed reliability: a message expires (--lifetime) */
+	int rtcp_inband; /* RTCP told from RTP by its packet type (RFC 5761), not by PPID */
+	int assoc;       /* an SCTP association: its RTO bounds can be set */
+};
 struct rtpaudio_net {
 	const char *transport;      /* udp, sctp, prsctp, tcp */
+	struct rtpaudio_caps caps;  /* from transport, by rtpaudio_net_check */
 	const char *stack;          /* kernel, usrsctp */
 	uint16_t udp_port, udp_remote_port;
 	int ttl;
 	uint32_t rto_min_ms, rto_max_ms; /* sctp, prsctp: the association's RTO bounds; 0: default */
 };
 void rtpaudio_net_init(struct rtpaudio_net *n, int sender);
-int rtpaudio_net_check(const struct rtpaudio_net *n, char *err, size_t errlen);
+int rtpaudio_net_check(struct rtpaudio_net *n, char *err, size_t errlen);
+void rtpaudio_net_rtcp_info(const struct rtpaudio_net *n, uint32_t interval_ms,
+    struct tp_msginfo *mi);
+int rtpaudio_net_is_rtcp(const struct rtpaudio_net *n, const uint8_t *buf, size_t len,
+    uint32_t ppid);
 int rtpaudio_udp_connect(const struct rtpaudio_net *n, const char *dest, int rtcp, char *err,
     size_t errlen);
 int rtpaudio_udp_listen(const struct rtpaudio_net *n, const char *addr, int rtcp, char *err,
@@ -414,7 +434,7 @@ struct tp_conn *rtpaudio_tp_connect(const struct rtpaudio_net *n, const char *de
 struct tp_listener *rtpaudio_tp_listen(const struct rtpaudio_net *n, const char *addr,
     char *err, size_t errlen);
 
-/* main.c */
+/* util.c */
 long rtpaudio_num(const char *s, const char *what, long min, long max);
 double rtpaudio_cpu_s(void);
 

@@ -11,92 +11,8 @@
 
 #include "ev.h"
 #include "rtpaudio.h"
+#include "send.h"
 #include "tp.h"
-
-#define SEND_QUEUE 256
-#define SEND_LATE_US 5000 /* a send this much after its time counts as late */
-#define SEND_SLACK_MARGIN_MS 10 /* --lifetime auto: cut beyond a lateness reported */
-
-struct send_pkt {
-	size_t len;
-	uint64_t t_us;         /* when it was due: prsctp's lifetime counts from here */
-	uint8_t data[JITTER_PKT + RTP_HDR];
-};
-
-struct send {
-	struct ev_loop *loop;
-	struct rtpaudio_net net;
-	const char *dest, *sdp;
-	size_t mtu;
-	uint32_t lifetime_ms, start_delay_ms, drop_every;
-	/* --lifetime auto (doc/rtpaudio.1): from the RTT (RTCP's, else SCTP's SRTT), the player's
-	 * playout delay (its RTCP APP packet; --playout-delay until then) and the reported jitter */
-	int lifetime_auto;
-	uint32_t playout_ms, srtt_ms, srtt_min_ms, rto_ms, rtcp_ms, stats_ms;
-	int64_t rr_rtt_min_us;  /* the smallest RTT the reports gave; -1: none yet */
-	/* the latest receiver report */
-	uint64_t rr_count;
-	int peer_rtcp;              /* an RTCP packet came from the player */
-	int64_t rr_rtt_us;     /* -1: none yet */
-	/* the last three report RTTs (rr_nrtt of them, the next goes to rr_rtt_next):
-	 * --lifetime auto takes their median, so that one report held up at either end (a
-	 * busy process) does not cut the lifetime */
-	int64_t rr_rtts[3];
-	unsigned rr_nrtt, rr_rtt_next;
-	double rr_jitter_ms, rr_fraction;
-	/* the jitter a receiver would report over a network without any: the RFC 3550 figure
-	 * of the packets' timestamps against their send times (interleaving, FEC's spread
-	 * groups, pacing); --lifetime auto takes only the reported jitter beyond it */
-	struct rtcp_rx self_rx;
-	/* --lifetime auto: what the player's time to spare (its APP packets) took off the
-	 * lifetime the RTT gives, that cut before its latest raise, and until when lateness
-	 * reports may still be of packets sent before that raise; the packets late the
-	 * player has reported so far */
-	uint32_t slack_cut_ms, slack_cut_base_ms, app_late;
-	uint64_t slack_hold_us;
-	int32_t rr_cum_lost;
-	uint8_t rbuf[2048];
-	size_t rlen;
-	unsigned watching;     /* events asked of the connection */
-	int verbose, streams;
-	int format, pt;        /* 2250 or 3119; the RTP payload type */
-	uint8_t *adu;          /* 3119: every frame's ADU, fr[] points here */
-	size_t interleave;     /* 3119: ADUs a cycle (0: none) */
-	uint8_t *iadu;         /* the interleaved ADUs */
-	uint32_t *rel_ts;      /* interleaved: each ADU's timestamp from the first */
-	uint32_t ts0;
-	int fec_k, fec_n, gseq;  /* fec: the code, the group sequence number */
-	int fec_total, fec_sent; /* fec: the current group's packets, and those sent */
-	uint64_t fec_g0_us, fec_dur_us; /* its media time and duration */
-	size_t fec_olen[FEC_MAXN];
-	struct fec *code;
-	uint8_t (*fecbuf)[FMT_FEC_HDR + FMT_FEC_MAXLEN];
-	/* the media: every file's frames in order */
-	struct mp3_file **files;
-	int nfiles;
-	struct fmt_frame *fr;
-	uint32_t *fr_samples, *fr_rate;
-	size_t nfr, next;      /* frames; the next one to packetize */
-	/* clocks: RTP 90 kHz and wall microseconds, both as exact sums of frame durations */
-	uint32_t ts;
-	uint64_t ts_rem, us_rem, media_us;
-	uint64_t start_us;
-	struct ev_timer tick, rtcp, stats;
-	/* connection */
-	int fd, rtcp_fd;
-	struct tp_conn *c;
-	struct send_pkt *q;    /* packets waiting for the transport (SEND_QUEUE) */
-	size_t qhead, qlen;
-	/* RTP */
-	uint16_t seq;
-	uint32_t ssrc;
-	int first;
-	uint64_t packets, octets, dropped, fragments;
-	/* pacing: how late the timer let us send what was due (the host's, not the net's) */
-	uint64_t late_max_us, late_sends, ticks;
-	int done, rc;
-	char err[TP_ERRLEN];
-};
 
 static void
 send_usage(FILE *fp)
@@ -145,97 +61,6 @@ send_usage(FILE *fp)
 
 static void send_tick(struct ev_loop *loop, void *arg);
 
-/* RFC 5219: each frame becomes its ADU (its own main data gathered from the reservoir), one
- * encoder per file: no reservoir crosses files. An ADU is at most its frame + 511 bytes. */
-static int
-send_adus(struct send *s)
-{
-	struct fmt_3119_enc *e;
-	size_t k = 0, i, total = 0, at = 0;
-	int f, n;
-
-	for (i = 0; i < s->nfr; i++)
-		total += s->fr[i].len + 512;
-	if ((s->adu = malloc(total)) == NULL || (e = malloc(sizeof(*e))) == NULL) {
-		snprintf(s->err, sizeof(s->err), "out of memory");
-		return -1;
-	}
-	for (f = 0; f < s->nfiles; f++) {
-		fmt_3119_enc_init(e);
-		for (i = 0; i < s->files[f]->nframes; i++, k++) {
-			n = fmt_3119_adu(e, s->fr[k].p, s->fr[k].len, s->adu + at, total - at);
-			if (n < 0) {
-				struct mp3_frame hf;
-				snprintf(s->err, sizeof(s->err), "--format %s: frame %zu of file %d "
-				    "is MPEG layer %d, not layer III: its ADUs need layer III",
-				    s->format == FMT_FEC ? "fec" : "3119", i, f + 1,
-				    mp3_header_parse(s->fr[k].p, s->fr[k].len, &hf) > 0 ? hf.layer : 0);
-				free(e);
-				return -1;
-			}
-			s->fr[k].p = s->adu + at;
-			s->fr[k].len = (size_t)n;
-			at += (size_t)n;
-		}
-	}
-	free(e);
-	if (s->interleave > 0) {
-		/* the timestamps as the clocks will run, in media order, then the new order */
-		uint64_t rem = 0, num;
-		uint32_t t = 0;
-		if ((s->rel_ts = calloc(s->nfr, sizeof(*s->rel_ts))) == NULL ||
-		    (s->iadu = malloc(at ? at : 1)) == NULL) {
-			snprintf(s->err, sizeof(s->err), "out of memory");
-			return -1;
-		}
-		for (k = 0; k < s->nfr; k++) {
-			s->rel_ts[k] = t;
-			num = rem + (uint64_t)s->fr_samples[k] * RTP_CLOCK_MPA;
-			t += (uint32_t)(num / s->fr_rate[k]);
-			rem = num % s->fr_rate[k];
-		}
-		fmt_3119_interleave(s->fr, s->nfr, s->interleave, s->iadu, s->rel_ts);
-	}
-	return 0;
-}
-
-static int
-send_load(struct send *s, char **paths, int n)
-{
-	size_t i, k = 0, total = 0;
-	int f;
-
-	if ((s->files = calloc((size_t)n, sizeof(*s->files))) == NULL)
-		return -1;
-	for (f = 0; f < n; f++) {
-		if ((s->files[f] = mp3_file_new(paths[f], s->err, sizeof(s->err))) == NULL)
-			return -1;
-		s->nfiles++;
-		total += s->files[f]->nframes;
-	}
-	s->fr = calloc(total, sizeof(*s->fr));
-	s->fr_samples = calloc(total, sizeof(*s->fr_samples));
-	s->fr_rate = calloc(total, sizeof(*s->fr_rate));
-	if (s->fr == NULL || s->fr_samples == NULL || s->fr_rate == NULL) {
-		snprintf(s->err, sizeof(s->err), "out of memory");
-		return -1;
-	}
-	for (f = 0; f < n; f++) {
-		struct mp3_file *m = s->files[f];
-		for (i = 0; i < m->nframes; i++, k++) {
-			struct mp3_frame fm;
-			const uint8_t *p = m->data + m->off[i];
-			mp3_header_parse(p, m->len - m->off[i], &fm);
-			s->fr[k].p = p;
-			s->fr[k].len = (size_t)fm.len;
-			s->fr_samples[k] = (uint32_t)fm.samples;
-			s->fr_rate[k] = (uint32_t)fm.rate;
-		}
-	}
-	s->nfr = total;
-	return s->format != 2250 ? send_adus(s) : 0;
-}
-
 /* Advance both clocks by frame k: integer sums with remainders, so 1152 samples at 44.1 kHz
  * (2351.02 ticks, 26122.45 us) never drift however long the stream. */
 static void
@@ -266,7 +91,7 @@ send_raw(struct send *s, const uint8_t *p, size_t len, uint32_t lifetime_ms)
 		}
 		return TP_OK;
 	}
-	if (strcmp(s->net.transport, "tcp") != 0)
+	if (s->net.caps.unordered)
 		mi.flags = TP_F_UNORDERED;
 	mi.lifetime_ms = lifetime_ms;
 	rc = tp_send(s->c, p, len, &mi, &sent);
@@ -299,7 +124,7 @@ send_watch(struct send *s, unsigned events)
 static int
 send_flush(struct send *s)
 {
-	int pr = strcmp(s->net.transport, "prsctp") == 0;
+	int pr = s->net.caps.lifetime;
 
 	while (s->qlen > 0) {
 		struct send_pkt *p = &s->q[s->qhead];
@@ -428,159 +253,7 @@ bad:
 	return rc;
 }
 
-/* The SR, on UDP's RTCP port or on the connection beside the media (no BYE there: the
- * association's end is the stream's, and an unordered BYE could overtake the last packets). */
-static void
-send_rtcp(struct send *s, int bye)
-{
-	uint8_t buf[128];
-	size_t n, sent;
-
-	n = rtcp_sr_pack(buf, sizeof(buf), s->ssrc, rtp_ntp_now(), s->ts, (uint32_t)s->packets,
-	    (uint32_t)s->octets, bye && s->c == NULL);
-	if (n == 0)
-		return;
-	/* RTCP is advisory: nobody listening, or a full buffer, is fine. On a connection the
-	 * SRs wait for the player's first RTCP packet: a receiver that does not demultiplex
-	 * RTCP there (poc's pob-*) would take an SR for media. */
-	if (s->c != NULL && !s->peer_rtcp)
-		return;
-	if (s->c != NULL) {
-		struct tp_msginfo mi = { 0 };
-		mi.ppid = RTPAUDIO_PPID_RTCP;
-		if (strcmp(s->net.transport, "tcp") != 0)
-			mi.flags = TP_F_UNORDERED;
-		if (strcmp(s->net.transport, "prsctp") == 0)
-			mi.lifetime_ms = s->rtcp_ms;
-		(void)tp_send(s->c, buf, n, &mi, &sent);
-	} else if (s->rtcp_fd != -1) {
-		(void)!send(s->rtcp_fd, buf, n, 0);
-	}
-}
-
-static void
-send_rtcp_tick(struct ev_loop *loop, void *arg)
-{
-	struct send *s = arg;
-
-	send_rtcp(s, 0);
-	ev_timer_start(loop, &s->rtcp, s->rtcp_ms * 1000ull, send_rtcp_tick, s);
-}
-
-/* The median of the last three report RTTs; of two, the smaller; of one, that one. */
-static int64_t
-send_rtt_median_us(const struct send *s)
-{
-	int64_t a = s->rr_rtts[0], b = s->rr_rtts[1], c = s->rr_rtts[2];
-
-	if (s->rr_nrtt == 1)
-		return a;
-	if (s->rr_nrtt == 2)
-		return a < b ? a : b;
-	if ((a <= b && b <= c) || (c <= b && b <= a))
-		return b;
-	if ((b <= a && a <= c) || (c <= a && a <= b))
-		return a;
-	return c;
-}
-
-/* The path's RTT growth over its smallest value, in ms: the smaller of the receiver
- * reports' (end to end, free of the SRTT's smoothing and delayed SACKs) and the SCTP SRTT's.
- * On a connection the report's RTT also holds the time our SR waited in the association's
- * send queue behind the audio (seconds, when the stream is more than the path carries),
- * which the lifetime counts already; the SRTT is timed from a chunk's transmission, but it
- * lags a change and stands still while chunks are retransmitted (Karn): what it misses, the
- * player's lateness makes up (send_slack_in). */
-static int64_t
-send_rtt_growth_ms(const struct send *s)
-{
-	int64_t g = -1;
-
-	if (s->rr_nrtt > 0)
-		g = (send_rtt_median_us(s) - s->rr_rtt_min_us) / 1000;
-	if (s->srtt_min_ms > 0 && (g < 0 || (int64_t)s->srtt_ms - s->srtt_min_ms < g))
-		g = (int64_t)s->srtt_ms - (int64_t)s->srtt_min_ms;
-	return g < 0 ? 0 : g;
-}
-
-/* The player's time to spare (APP "RTPA"): the least time to its play-out time that the
- * packets since its previous report had left when they came. Late ones (negative) show that
- * the lifetime let through what could not be played: the lifetime is cut by that lateness
- * and SEND_SLACK_MARGIN_MS more at once. The messages already handed to the stack keep the
- * lifetime they had, so for about a round trip (the reports' RTT: it holds our queue too)
- * later reports are of packets sent before the cut: they raise it only as far as their
- * lateness says from where it stood before. Time to spare gives back half of it at a time,
- * so that a cut lasts while the packets that waited longest still come just in time (a
- * queue on the way out that the RTT's half misses, or the SRTT's lag). */
-static void
-send_slack_in(struct send *s, uint32_t late, int32_t slack_ms)
-{
-	uint64_t now = ev_clock_us();
-	uint32_t want;
-
-	s->app_late = late;
-	if (!s->lifetime_auto || slack_ms == RTCP_NO_SLACK)
-		return;
-	if (slack_ms < 0) {
-		if (now >= s->slack_hold_us) {
-			s->slack_cut_base_ms = s->slack_cut_ms;
-			s->slack_hold_us = now + (s->rr_rtt_us > 0 ? (uint64_t)s->rr_rtt_us :
-			    (uint64_t)s->srtt_ms * 1000);
-		}
-		want = s->slack_cut_base_ms + (uint32_t)-slack_ms + SEND_SLACK_MARGIN_MS;
-		if (want > s->slack_cut_ms)
-			s->slack_cut_ms = want;
-		if (s->slack_cut_ms > s->playout_ms)
-			s->slack_cut_ms = s->playout_ms;
-	} else {
-		s->slack_cut_ms -= (uint32_t)slack_ms / 2 < s->slack_cut_ms ?
-		    (uint32_t)slack_ms / 2 : s->slack_cut_ms;
-	}
-}
-
-/* --lifetime auto. A message sent at t is played at about t + one-way delay at the start +
- * playout delay D (the player counts from its first packet); a retransmission sent at
- * t + L arrives at t + L + one-way delay now. So L may be D less the growth of the one-way
- * delay since then (half the RTT's growth over its smallest value: queues, a longer
- * path), less a margin of twice the interarrival jitter that the network adds (what the
- * player reports less what the send times alone give: an interleaved stream's timestamps
- * jump back and forth by hundreds of ms, which is no network jitter), less what the
- * player's reports of packets late took off (send_slack_in: where the growth is on the way
- * out only, half of it is too little). Later than that a retransmission only takes
- * bandwidth from audio that is still on time. */
-static void
-send_lifetime_eval(struct send *s)
-{
-	struct tp_status st;
-	int64_t l;
-	double jitter;
-
-	if (s->c != NULL && tp_status(s->c, &st) == TP_OK) {
-		s->rto_ms = st.rto_ms;
-		/* the minimum from the stream's second second on: the handshake's RTT has no
-		 * delayed SACK in it, data's has (usrsctp on the loopback: 1 ms, then 37 to 47) */
-		if (st.srtt_ms > 0) {
-			s->srtt_ms = st.srtt_ms;
-			if (s->start_us != 0 && ev_clock_us() - s->start_us >= 1000000 &&
-			    (s->srtt_min_ms == 0 || st.srtt_ms < s->srtt_min_ms))
-				s->srtt_min_ms = st.srtt_ms;
-		}
-	}
-	if (!s->lifetime_auto)
-		return;
-	jitter = s->rr_jitter_ms - rtcp_rx_jitter_ms(&s->self_rx);
-	if (jitter < 0)
-		jitter = 0;
-	l = (int64_t)s->playout_ms - send_rtt_growth_ms(s) / 2 - (int64_t)(2 * jitter) -
-	    s->slack_cut_ms;
-	if (l > (int64_t)s->playout_ms)
-		l = s->playout_ms;
-	if (l < 10)
-		l = 10;
-	s->lifetime_ms = (uint32_t)l;
-}
-
-static void
+void
 send_stats_line(struct send *s, const char *what)
 {
 	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
@@ -589,7 +262,7 @@ send_stats_line(struct send *s, const char *what)
 	    "player_late=%u slack_cut_ms=%u cpu_s=%.3f late_max_ms=%.1f late_sends=%llu\n", what,
 	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
 	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
-	    strcmp(s->net.transport, "prsctp") == 0 ? s->lifetime_ms : 0, s->srtt_ms,
+	    s->net.caps.lifetime ? s->lifetime_ms : 0, s->srtt_ms,
 	    s->srtt_min_ms, s->rto_ms, s->playout_ms,
 	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
 	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
@@ -607,60 +280,6 @@ send_stats_tick(struct ev_loop *loop, void *arg)
 	ev_timer_start(loop, &s->stats, s->stats_ms * 1000ull, send_stats_tick, s);
 }
 
-/* A receiver report (and the player's APP packet with its playout delay). */
-static void
-send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
-{
-	struct rtcp_info ri;
-
-	if (rtcp_parse(buf, len, &ri) <= 0)
-		return;
-	if (!s->peer_rtcp && s->c != NULL) {
-		/* the SRs held back on a connection: the first one now, so that the player's
-		 * next report already gives the RTT */
-		s->peer_rtcp = 1;
-		send_rtcp(s, 0);
-	}
-	s->peer_rtcp = 1;
-	if (ri.playout_ms > 0)
-		s->playout_ms = ri.playout_ms;
-	if (ri.rr && ri.block) {
-		s->rr_count++;
-		s->rr_fraction = ri.fraction_lost / 256.0;
-		s->rr_cum_lost = ri.cum_lost;
-		s->rr_jitter_ms = ri.jitter * 1000.0 /
-		    (s->format == FMT_FEC ? 1000000.0 : RTP_CLOCK_MPA);
-		if (ri.lsr != 0) {
-			s->rr_rtt_us = rtcp_rtt_us(rtp_ntp_now(), ri.lsr, ri.dlsr);
-			if (s->rr_rtt_min_us < 0 || s->rr_rtt_us < s->rr_rtt_min_us)
-				s->rr_rtt_min_us = s->rr_rtt_us;
-			s->rr_rtts[s->rr_rtt_next] = s->rr_rtt_us;
-			s->rr_rtt_next = (s->rr_rtt_next + 1) % 3;
-			if (s->rr_nrtt < 3)
-				s->rr_nrtt++;
-		}
-	}
-	if (ri.app_slack)
-		send_slack_in(s, ri.late, ri.slack_ms);
-	send_lifetime_eval(s);
-	if (s->verbose)
-		send_stats_line(s, "rr");
-}
-
-static void
-send_rtcp_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
-{
-	struct send *s = arg;
-	uint8_t buf[2048];
-	ssize_t n;
-
-	(void)loop;
-	(void)events;
-	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0)
-		send_rtcp_in(s, buf, (size_t)n);
-}
-
-/* The player's messages on the connection: RTCP only (its PPID; on tcp RFC 5761's types). */
 static void
 send_conn_read(struct send *s)
 {
@@ -681,8 +300,7 @@ send_conn_read(struct send *s)
 				s->rlen = 0;
 			continue;
 		}
-		if (mi.ppid == RTPAUDIO_PPID_RTCP || (strcmp(s->net.transport, "tcp") == 0 &&
-		    s->rlen >= 8 && s->rbuf[1] >= RTCP_SR && s->rbuf[1] <= RTCP_APP))
+		if (rtpaudio_net_is_rtcp(&s->net, s->rbuf, s->rlen, mi.ppid))
 			send_rtcp_in(s, s->rbuf, s->rlen);
 		s->rlen = 0;
 	}
@@ -759,48 +377,6 @@ send_tick(struct ev_loop *loop, void *arg)
 bad:
 	s->rc = 1;
 	ev_stop(loop);
-}
-
-static int
-send_sdp(struct send *s)
-{
-	struct tp_addrs a;
-	char host[64];
-	const char *ip4;
-	FILE *fp;
-	int port;
-
-	if (tp_addrs_parse(s->dest, AF_UNSPEC, &a, s->err, sizeof(s->err)) == -1)
-		return -1;
-	tp_addr_str((struct sockaddr *)&a.a[0], a.len[0], host, sizeof(host));
-	if (a.a[0].ss_family == AF_INET6) {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&a.a[0];
-		port = ntohs(sin6->sin6_port);
-		ip4 = "IP6";
-	} else {
-		struct sockaddr_in *sin = (struct sockaddr_in *)&a.a[0];
-		port = ntohs(sin->sin_port);
-		ip4 = "IP4";
-	}
-	/* tp_addr_str prints "host:port" or "[v6]:port": keep the host part */
-	{
-		char *c = strrchr(host, ':');
-		if (c != NULL)
-			*c = '\0';
-		if (host[0] == '[') {
-			memmove(host, host + 1, strlen(host));
-			host[strlen(host) - 1] = '\0';
-		}
-	}
-	if ((fp = fopen(s->sdp, "w")) == NULL) {
-		snprintf(s->err, sizeof(s->err), "%s: %s", s->sdp, strerror(errno));
-		return -1;
-	}
-	fprintf(fp, "v=0\r\no=- %u 1 IN %s %s\r\ns=rtpaudio\r\nc=IN %s %s\r\nt=0 0\r\n"
-	    "m=audio %d RTP/AVP %d\r\na=rtpmap:%d %s/%d\r\n",
-	    s->ssrc, ip4, host, ip4, host, port, s->pt, s->pt,
-	    s->format == 3119 ? "mpa-robust" : "MPA", RTP_CLOCK_MPA);
-	return fclose(fp) == 0 ? 0 : -1;
 }
 
 /* Fully reliable transports: wait (bounded) until the peer has acknowledged everything, so
@@ -948,7 +524,7 @@ send_main(int argc, char **argv)
 	}
 	if (rtpaudio_net_check(&s.net, s.err, sizeof(s.err)) == -1)
 		goto bad;
-	if (s.streams > 1 && (strcmp(s.net.transport, "udp") != 0 || s.format == FMT_FEC ||
+	if (s.streams > 1 && (!s.net.caps.datagram || s.format == FMT_FEC ||
 	    s.interleave > 0)) {
 		snprintf(s.err, sizeof(s.err), "--streams: udp, 2250 or 3119 without interleaving");
 		goto bad;
@@ -975,7 +551,7 @@ send_main(int argc, char **argv)
 	}
 	if (s.sdp != NULL && send_sdp(&s) == -1)
 		goto bad;
-	if (strcmp(s.net.transport, "udp") == 0) {
+	if (s.net.caps.datagram) {
 		if ((s.fd = rtpaudio_udp_connect(&s.net, s.dest, 0, s.err, sizeof(s.err))) == -1)
 			goto bad;
 		s.rtcp_fd = rtpaudio_udp_connect(&s.net, s.dest, 1, s.err, sizeof(s.err));

@@ -3,6 +3,7 @@
 # sctp, sctp1m (two variants) and usrsctp, beside the paper's table; and the number-of-streams
 # check. Run by test/experiments/run (natively, or in the VM with one vCPU).
 # vm-smp: 1
+# hosts: a (test/experiments/run --hosts: the loopback of host a)
 # (One vCPU: under TCG a wake-up across two emulated CPUs costs milliseconds.)
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 

@@ -9,6 +9,7 @@
 # one (thttpd 2.25b and the httperf of 2005 did no keep-alive), each SCTP association as many as
 # it has streams, one per stream, all at once (httpload --streams S --num-calls S). So an
 # association of 100 streams pays its set-up and teardown once per 100 files, TCP once per file.
+# hosts: a b (test/experiments/run --hosts: httpload on a, the servers on b)
 set -u
 : "${EXP_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${QUICK:=0}"
@@ -112,6 +113,7 @@ trap 'lab_teardown; rm -rf "$work"' EXIT
 
 first=${LINKS%% *}
 lab_two_hosts "${first%%:*}" "${first##*:}" 0
+lab_push "$work"
 lab_record
 {
 	echo "experiment 04: links $LINKS (rate:one-way delay ms), file sizes $SIZES bytes"
@@ -123,8 +125,8 @@ lab_bg b "$HTTPD" -d "$work/www" -h "$LAB_B_IP" -p $PORT -L "sctp:$LAB_B_IP:$POR
 httpd_pid=$LAB_PID
 lab_bg b nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 nginx_pid=$LAB_PID
-# cpu_ticks PID: the CPU time a server has used (ip netns exec execs it: the pid is the server's)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# cpu_ticks PID: the CPU time a server on b has used
+cpu_ticks() { lab_cpu_ticks b "$1"; }
 HZ=$(getconf CLK_TCK)
 up=1
 for _ in $(seq 50); do
@@ -294,7 +296,9 @@ done
 
 # --- report ---
 where() {
-	if [ "${SCTPAPPS_VM:-0}" = 1 ]; then
+	if [ -n "${LAB_HOSTS:-}" ]; then
+		lab_hosts_where
+	elif [ "${SCTPAPPS_VM:-0}" = 1 ]; then
 		echo "in the project's VM (Debian kernel $(uname -r) under qemu TCG, $(nproc) vCPU)"
 	else
 		echo "natively (kernel $(uname -r), $(nproc) CPUs)"

@@ -25,7 +25,7 @@ check() {
 		failed=$((failed + 1))
 	fi
 }
-for t in "$R" sox lame gnuplot; do
+for t in "$R" sox lame mpg123 gnuplot; do
 	command -v "$t" >/dev/null || { echo "not ok - $t missing (scripts/setup.sh)"; exit 1; }
 done
 
@@ -76,7 +76,11 @@ sox -n -r 44100 -c 2 -b 16 "$EXP_OUT/src.wav" synth "$A5_SECS" sine 220-1760 sin
 	vol 0.5 && lame --quiet -f -b 192 "$EXP_OUT/src.wav" "$EXP_OUT/a.mp3"
 check $? "test audio: $A5_SECS s chirp, lame 192 kbit/s"
 rm -f "$EXP_OUT/src.wav"
-export A5_MP3=$EXP_OUT/a.mp3
+# its clean decode (every frame, no gapless trimming, as the player plays it): the
+# reference of the quality figure
+mpg123 -q --no-gapless -w "$EXP_OUT/ref.wav" "$EXP_OUT/a.mp3"
+check $? "the reference decode (mpg123 --no-gapless)"
+export A5_MP3=$EXP_OUT/a.mp3 A5_REF=$EXP_OUT/ref.wav
 
 # Jobs round robin over the lanes; each lane runs its jobs one after the other. cells.txt:
 # "FORMAT TRANSPORT-NAME RATE LOSS DRAW FILE-STEM" per stream.
@@ -123,7 +127,8 @@ csv=$EXP_OUT/05-audio.csv
 awk '
 function jf(s, k) { return match(s, "\"" k "\":[-0-9.a-z]*") ? substr(s, RSTART + length(k) + 3, RLENGTH - length(k) - 3) : "" }
 function sf(s, k) { return match(s, " " k "=[-0-9.]*") ? substr(s, RSTART + length(k) + 2, RLENGTH - length(k) - 2) : "" }
-BEGIN { print "format,transport,rate_kbit,loss_pct,packets_received,packets_lost,packets_late,frames_played,frames_concealed,residual_frame_loss_pct,longest_gap_ms,fec_recovered,lifetime_end_ms,srtt_ms,rtcp_rtt_ms,send_late_max_ms,cpu_play_s,cpu_send_s,satisfactory,draw" }
+function qf(stem, k,   l, v) { v = ""; while ((getline l < (stem ".quality")) > 0) if (match(l, k " [-0-9.]*")) v = substr(l, RSTART + length(k) + 1, RLENGTH - length(k) - 1); close(stem ".quality"); return v }
+BEGIN { print "format,transport,rate_kbit,loss_pct,packets_received,packets_lost,packets_late,frames_played,frames_concealed,residual_frame_loss_pct,longest_gap_ms,fec_recovered,lifetime_end_ms,srtt_ms,rtcp_rtt_ms,send_late_max_ms,cpu_play_s,cpu_send_s,satisfactory,draw,intact_segments_pct,segsnr_db" }
 {
 	j = ""; while ((getline l < ($6 ".json")) > 0) j = j l; close($6 ".json")
 	e = ""; while ((getline l < ($6 ".send")) > 0) if (l ~ /rtpaudio send: end /) e = l; close($6 ".send")
@@ -133,7 +138,8 @@ BEGIN { print "format,transport,rate_kbit,loss_pct,packets_received,packets_lost
 	    jf(j, "packets_late") "," jf(j, "frames_played") "," jf(j, "frames_concealed") "," \
 	    jf(j, "residual_frame_loss_pct") "," jf(j, "longest_gap_ms") "," jf(j, "fec_recovered") "," \
 	    sf(e, "lifetime_ms") "," sf(e, "srtt_ms") "," sf(e, "rtcp_rtt_ms") "," sf(e, "late_max_ms") "," \
-	    jf(j, "cpu_s") "," sf(e, "cpu_s") "," sat "," $5
+	    jf(j, "cpu_s") "," sf(e, "cpu_s") "," sat "," $5 "," qf($6, "intact_segments_pct") "," \
+	    qf($6, "segsnr_db")
 }' "$EXP_OUT/raw/cells.txt" >"$csv"
 
 # Boundary: per format, transport and bandwidth the most loss up to which every cell was
@@ -223,6 +229,12 @@ for fmt in $formats; do
 done
 check $bad "a loss-free $hi link: every format over every transport satisfactory${list:+ (not:$list)}"
 
+# The quality figure (rtpaudio(1), intact segments): one for every stream, 100 % wherever
+# the link lost nothing and nothing came late (the played audio is the clean decode)
+nq=$(awk -F, 'NR > 1 && $21 != "" { n++ } END { print n + 0 }' "$csv")
+nfull=$(awk -F, 'NR > 1 && $4 == 0 && $9 == 0 && $21 != "100.00" { n++ } END { print n + 0 }' "$csv")
+[ "$nq" = "$njobs" ] && [ "$nfull" = 0 ]
+check $? "the quality figure for every stream ($nq of $njobs), 100 % intact segments wherever nothing was concealed on a loss-free link ($nfull not)"
 u=$(val 2250 udp "$hi" "$lossy" residual_frame_loss_pct)
 s=$(val 2250 sctp "$hi" "$lossy" residual_frame_loss_pct)
 p=$(val 2250 prsctp-auto "$hi" "$lossy" residual_frame_loss_pct)
@@ -313,6 +325,10 @@ cpu_ok=$?
 check $cpu_ok "CPU not the bottleneck: unshaped TCP $unshaped Mbit/s >= 10x the fastest link ($hi), $idle % of the CPU idle while streaming, senders at most $late ms late ($nlate of $njobs streams had a send 100 ms late or more; $nrerun tries with one were run again)"
 
 # --- report ---
+qcell() { # the transports' intact segments in one cell, "U / S / P / A"
+	awk -F, -v f="$1" -v r="$2" -v l="$3" 'NR > 1 && $20 == 1 && $1 == f && $3 == r && $4 == l { q[$2] = ($21 == "" ? "?" : $21 + 0) }
+	END { print (("udp" in q) ? q["udp"] : "-") " / " (("sctp" in q) ? q["sctp"] : "-") " / " (("prsctp-200" in q) ? q["prsctp-200"] : "-") " / " (("prsctp-auto" in q) ? q["prsctp-auto"] : "-") }' "$csv"
+}
 cell() { # the transports satisfactory in one cell, as letters
 	awk -F, -v f="$1" -v r="$2" -v l="$3" 'NR > 1 && $20 == 1 && $1 == f && $3 == r && $4 == l && $19 == "true" {
 		s = s (s ? " " : "") ($2 == "udp" ? "U" : $2 == "sctp" ? "S" : $2 == "prsctp-200" ? "P" : "A") }
@@ -326,25 +342,34 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "(netem, both directions), its queue cut to about ${A5_QUEUE_MS} ms at the link rate. The player's playout"
 	echo "delay is ${A5_PLAYOUT_MS} ms (FEC adds its group of 20 frames, 522 ms: a group plays once decoded). Verdict"
 	echo "(rtpaudio(1)): satisfactory when at most 1 % of the frames are lost and no gap is longer than 200 ms;"
-	echo "the paper judged by ear. Transports: U = UDP, S = SCTP (unordered), P = PR-SCTP lifetime 200 ms,"
+	echo "the paper judged by ear. Beside it the quality figure, intact segments (rtpaudio(1)): the share of the"
+	echo "clean decode's 20 ms segments that the played audio (its WAV, aligned in whole frames by \`rtpaudio compare"
+	echo "--quality\`) reproduces at 20 dB SNR or better; 100 is the clean decode, each concealed frame takes about two"
+	echo "segments off (1 % of the frames lost: about 98). Transports: U = UDP, S = SCTP (unordered), P = PR-SCTP lifetime 200 ms,"
 	echo "A = PR-SCTP tuned for the playout delay: \`--lifetime auto\` (the playout delay less half the RTT's"
 	echo "growth, twice the jitter and what the player's reports of late packets took off) and \`--rto-min 200 --rto-max ${A5_PLAYOUT_MS}\` (S and P keep the stack's RTO, min 1 s,"
 	echo "as the paper's kernel did). The tables show each cell's first draw of random losses; the cells the"
 	echo "findings compare were measured $A5_DRAWS times and are compared by their median (every draw listed)."
 	echo "$( [ "$QUICK" = 1 ] && echo "Quick run: a 2 x 2 grid." ) $njobs streams in $((t1 - t0)) s."
 	echo
-	for fmt in $formats; do
-		echo "**$fmt**: transports satisfactory per cell (rows: bandwidth, columns: loss)"
-		echo
+	grid() { # grid FORMAT CELL-FUNCTION: a table, rows bandwidth, columns loss
 		printf '| kbit/s |'; for l in $losses; do printf ' %s %% |' "$l"; done; echo
 		printf '|---|'; for l in $losses; do printf '%s' '---|'; done; echo
 		for rate in $rates; do
 			kb=$(kbit "$rate")
 			printf '| %s |' "$kb"
-			for l in $losses; do printf ' %s |' "$(cell "$fmt" "$kb" "$l")"; done
+			for l in $losses; do printf ' %s |' "$("$2" "$1" "$kb" "$l")"; done
 			echo
 		done
 		echo
+	}
+	for fmt in $formats; do
+		echo "**$fmt**: transports satisfactory per cell (rows: bandwidth, columns: loss)"
+		echo
+		grid "$fmt" cell
+		echo "**$fmt**: intact segments, % (U / S / P / A; rtpaudio(1): the share of the clean decode's 20 ms segments played at 20 dB SNR or better)"
+		echo
+		grid "$fmt" qcell
 		echo "![$fmt](results/05-audio-$fmt.png)"
 		echo
 	done
@@ -353,8 +378,9 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "| format | paper (Linux 2.6.10, by ear) | here |"
 	echo "|---|---|---|"
 	d() { alldraws "$1" "$2" "$3" "$4" residual_frame_loss_pct; }
-	echo "| RFC 2250 | UDP only near-lossless with spare bandwidth; SCTP, PR-SCTP much better | at $hi, $lossy % loss, frames lost (median; draws): UDP $u % ($(d 2250 udp "$hi" "$lossy")), SCTP $s % ($(d 2250 sctp "$hi" "$lossy")), PR-SCTP tuned $p % ($(d 2250 prsctp-auto "$hi" "$lossy")) |"
-	echo "| RFC 3119 | UDP already tolerant; SCTP, PR-SCTP up to 5 % loss | at $hi, $lossy %: UDP $u3 % ($(d 3119 udp "$hi" "$lossy")), SCTP $s3 % ($(d 3119 sctp "$hi" "$lossy")), PR-SCTP tuned $p3 % ($(d 3119 prsctp-auto "$hi" "$lossy")); over UDP a lost packet costs ${a3:-?}x the frames it carried (RFC 2250: ${a2:-?}x, the bit reservoir), all lossy cells pooled |"
+	q() { echo "$(val "$1" "$2" "$hi" "$lossy" intact_segments_pct) % ($(alldraws "$1" "$2" "$hi" "$lossy" intact_segments_pct))"; }
+	echo "| RFC 2250 | UDP only near-lossless with spare bandwidth; SCTP, PR-SCTP much better | at $hi, $lossy % loss, frames lost (median; draws): UDP $u % ($(d 2250 udp "$hi" "$lossy")), SCTP $s % ($(d 2250 sctp "$hi" "$lossy")), PR-SCTP tuned $p % ($(d 2250 prsctp-auto "$hi" "$lossy")); intact segments UDP $(q 2250 udp), SCTP $(q 2250 sctp), PR-SCTP tuned $(q 2250 prsctp-auto) |"
+	echo "| RFC 3119 | UDP already tolerant; SCTP, PR-SCTP up to 5 % loss | at $hi, $lossy %: UDP $u3 % ($(d 3119 udp "$hi" "$lossy")), SCTP $s3 % ($(d 3119 sctp "$hi" "$lossy")), PR-SCTP tuned $p3 % ($(d 3119 prsctp-auto "$hi" "$lossy")), intact segments UDP $(q 3119 udp), SCTP $(q 3119 sctp), PR-SCTP tuned $(q 3119 prsctp-auto); over UDP a lost packet costs ${a3:-?}x the frames it carried (RFC 2250: ${a2:-?}x, the bit reservoir), all lossy cells pooled |"
 	echo "| FEC | SCTP needs >= 260 kbit/s and does badly; PR-SCTP beats UDP almost everywhere | at $lo, 0 %: SCTP $fsr % ($(d fec sctp "$lo" 0)), PR-SCTP tuned $fpr % ($(d fec prsctp-auto "$lo" 0)), packets late SCTP $fsl, PR-SCTP tuned $fpl; where the link carries the stream ($fits kbit/s) frames lost pooled over the cells up to 5 % loss UDP $f5u %, SCTP $f5s %, PR-SCTP 200 ms $f5p %, tuned $f5a %; satisfactory cells there PR-SCTP tuned $fa, 200 ms $fb, UDP $fc (all rates: $(nsat fec prsctp-auto), $(nsat fec prsctp-200), $(nsat fec udp)), frames lost pooled over every loss UDP $fpu %, SCTP $fps %, PR-SCTP 200 ms $fpp %, tuned $fpa %: PR-SCTP does not beat UDP here |"
 	echo
 	echo "CPU check: unshaped TCP between the hosts $unshaped Mbit/s (the fastest link is $hi); $idle % of the"
@@ -381,7 +407,8 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "where the queue is on the way out only (a link narrower than the stream); the player's reports of"
 	echo "late packets cut it further, a round trip late, so some packets still come late where the queue"
 	echo "builds up fast (FEC near its boundary; rtpaudio(1), \"A limit\"). Data: 05-audio.csv (one"
-	echo "row per stream, column draw), 05-audio-boundary.csv, raw/ (each stream's statistics)."
+	echo "row per stream, column draw, intact_segments_pct and segsnr_db), 05-audio-boundary.csv, raw/ (each"
+	echo "stream's statistics, NAME.quality its quality figure)."
 } >"$EXP_OUT/report.md"
 echo "# experiment 05 took $(($(date +%s) - t_start)) s"
 exit $((failed > 0))

@@ -49,7 +49,9 @@ exp_plot() {
 
 # exp_where: a phrase for the report: where this ran
 exp_where() {
-	if [ "${SCTPAPPS_VM:-0}" = 1 ]; then
+	if [ -n "${LAB_HOSTS:-}" ]; then
+		lab_hosts_where
+	elif [ "${SCTPAPPS_VM:-0}" = 1 ]; then
 		echo "in the project's VM (Debian kernel $(uname -r) under qemu TCG, $(nproc) vCPU)"
 	else
 		echo "natively (kernel $(uname -r), $(nproc) CPUs)"

@@ -24,6 +24,23 @@ httpd_start() {
 	return 1
 }
 
+# httpd_start_n NAME N ARGS...: as httpd_start, until it says it listens N times (kernel SCTP
+# listeners, which it opens before the TCP one says so); $last is its pid.
+httpd_start_n() {
+	local name=$1 want=$2 i
+	shift 2
+	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	last=$!
+	pids="$pids $last"
+	for i in $(seq 1 100); do
+		[ "$(grep -c '^sctphttpd: listening on' "$tmp/$name.err")" -ge "$want" ] && return 0
+		kill -0 "$last" 2>/dev/null || break
+		sleep 0.1
+	done
+	sed 's/^/# /' "$tmp/$name.err"
+	return 1
+}
+
 # httpd_echo_cgi FILE: a CGI program that answers "len=N body=CONTENT": CONTENT_LENGTH bytes
 # of its input, or all of it to EOF when there is no CONTENT_LENGTH (chunked content)
 httpd_echo_cgi() {

@@ -63,7 +63,11 @@ http {
 EOF
 	nginx -c "$tmp/ng/nginx.conf" -p "$tmp/ng" 2>"$tmp/ng/stderr" &
 	pids="$pids $!"
-	wait_port "$ngport" && servers="$servers nginx:$ngport"
+	if wait_port "$ngport"; then
+		servers="$servers nginx:$ngport"
+	else
+		ok 1 "nginx (installed) starts: $(head -c 300 "$tmp/ng/stderr" "$tmp/ng/error.log" 2>/dev/null | tr '\n' ' ')"
+	fi
 fi
 if command -v lighttpd >/dev/null 2>&1; then
 	ltport=$(free_port)
@@ -71,11 +75,15 @@ if command -v lighttpd >/dev/null 2>&1; then
 server.document-root = "$tmp/root"
 server.bind = "127.0.0.1"
 server.port = $ltport
-server.max-keep-alive-requests = 100000
+server.max-keep-alive-requests = 65535
 EOF
 	lighttpd -D -f "$tmp/lighttpd.conf" 2>"$tmp/lighttpd.err" &
 	pids="$pids $!"
-	wait_port "$ltport" && servers="$servers lighttpd:$ltport"
+	if wait_port "$ltport"; then
+		servers="$servers lighttpd:$ltport"
+	else
+		ok 1 "lighttpd (installed) starts: $(head -c 300 "$tmp/lighttpd.err" | tr '\n' ' ')"
+	fi
 fi
 [ -n "$servers" ]
 ok $? "a reference server runs (nginx or lighttpd:$servers)"

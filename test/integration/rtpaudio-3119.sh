@@ -20,7 +20,7 @@ port=$((24000 + (RANDOM % 1000) * 8))
 stream() {
 	local name=$1 file=$2 pa=$3 sa=$4
 	port=$((port + 2))
-	"$R" play $pa --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+	"$R" play $pa --idle 1500 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"

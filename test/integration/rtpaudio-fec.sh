@@ -24,7 +24,7 @@ stream() {
 		;;
 	?*) sa="$sa $pa" ;;
 	esac
-	"$R" play -f fec $pa --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+	"$R" play -f fec $pa --idle 1500 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"

@@ -59,7 +59,7 @@ ok $? "ffmpeg's output starts at offset 0"
 # and leaves out the first two audio frames: offset -2304, the first frame after them
 # decoded without its predecessor's overlap; so: correlation >= 0.95, length within 2 frames.
 port=$((port + 2))
-"$R" play -o "$tmp/g2.wav" --idle 1500 --json 127.0.0.1:$port >"$tmp/g2.json" &
+"$R" play -o "$tmp/g2.wav" --idle 1500 -D 60 --json 127.0.0.1:$port >"$tmp/g2.json" &
 p=$!
 pids="$pids $p"
 sleep 0.3
@@ -76,7 +76,7 @@ ok $? "nothing concealed from GStreamer's stream"
 # ffmpeg's RTP muxer -> our player: identical samples, the last packet (2 frames) missing
 # (ffmpeg does not send it), hence a tolerance of 2 frames.
 port=$((port + 2))
-"$R" play -o "$tmp/f2.wav" --idle 1500 --json 127.0.0.1:$port >"$tmp/f2.json" &
+"$R" play -o "$tmp/f2.wav" --idle 1500 -D 60 --json 127.0.0.1:$port >"$tmp/f2.json" &
 p=$!
 pids="$pids $p"
 sleep 0.3

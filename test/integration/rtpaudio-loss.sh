@@ -58,7 +58,7 @@ port=26000
 stream() {
 	local name=$1 pa=$2 sa=$3
 	port=$((port + 2))
-	$X "$R" play $pa --idle 1500 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+	$X "$R" play $pa --idle 1500 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"

@@ -38,7 +38,7 @@ stream() {
 		pargs="--udp-port $u --udp-remote-port $((u + 1))"
 		sargs="$sargs --udp-port $((u + 1)) --udp-remote-port $u"
 	esac
-	"$R" play $targs $pargs -d "$delay" --idle 2000 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+	"$R" play $targs $pargs -d "$delay" --idle 2000 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
@@ -130,7 +130,7 @@ ok $? "lossy: output still aligned and close ($cmp)"
 
 # --reference: segmental SNR against a clean decode; --driver wav: through libout123's writer
 port=$((port + 2))
-"$R" play --reference "$tmp/a.mp3" --driver wav -o "$tmp/drv.wav" --idle 2000 --json \
+"$R" play --reference "$tmp/a.mp3" --driver wav -o "$tmp/drv.wav" --idle 2000 -D 60 --json \
 	127.0.0.1:$port >"$tmp/ref.json" 2>"$tmp/ref.err" &
 pp=$!
 pids="$pids $pp"
@@ -151,7 +151,7 @@ ok $? "--driver default: plays, or says there is no sound device (exit $rc)"
 # player takes what the media socket holds before it ends (a relay holds the last packet
 # back, stops the player, queues the BYE first).
 port=$((port + 2))
-"$R" play --idle 3000 --playout-delay 1000 --json -o "$tmp/bye.wav" 127.0.0.1:$port \
+"$R" play --idle 3000 -D 60 --playout-delay 1000 --json -o "$tmp/bye.wav" 127.0.0.1:$port \
 	>"$tmp/bye.json" 2>"$tmp/bye.err" &
 pp=$!
 pids="$pids $pp"

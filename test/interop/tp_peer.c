@@ -14,6 +14,9 @@ static const char usage[] =
     "       tp_peer [options] recv TYPE ADDR        count messages until the peer closes\n"
     "       tp_peer [options] send TYPE ADDR [MSG...] send each MSG, print each reply\n"
     "       tp_peer [options] get TYPE ADDR         print what the peer sends until it closes\n"
+    "       tp_peer [options] ask TYPE ADDR MSG...  send each MSG, then write the raw bytes that\n"
+    "                             come back to stdout until the peer closes or --timeout passes\n"
+    "                             (exit 0 then too); each piece's stream and PPID on stderr\n"
     "options:\n"
     "  --udp-port N          usrsctp: local UDP encapsulation port (default 9899)\n"
     "  --udp-remote-port N   usrsctp: the peer's UDP encapsulation port (default 9899)\n"
@@ -44,6 +47,7 @@ static struct {
 static struct ev_loop *loop;
 static uint64_t deadline;
 static int exit_code;
+static FILE *info; /* where "connected" goes: stdout, but stderr where stdout is raw data */
 
 static void
 die(const char *fmt, ...)
@@ -288,9 +292,9 @@ client_open(const char *type, const char *addr)
 	tp_set_notify(c, note, NULL);
 	if (tp_connect_wait(c, left_ms()) != TP_OK)
 		die("connect to %s: %s", addr, c->err);
-	printf("connected to %s (streams in %u, out %u)\n", c->peer, c->streams_in,
+	fprintf(info, "connected to %s (streams in %u, out %u)\n", c->peer, c->streams_in,
 	    c->streams_out);
-	fflush(stdout);
+	fflush(info);
 	return c;
 }
 
@@ -401,17 +405,26 @@ run_send(const char *type, const char *addr, int nmsg, char **msgs)
 	return bad ? 1 : 0;
 }
 
-static int
-run_get(const char *type, const char *addr)
+/* What the peer sends, raw to stdout, until it closes. At the deadline: die (get), or stop
+ * quietly (ask, whose replies end when the server stops sending); ask also tells each piece's
+ * stream and PPID on stderr. */
+static void
+client_drain(struct tp_conn *c, int ask)
 {
-	unsigned char buf[4096];
-	struct tp_conn *c = client_open(type, addr);
+	unsigned char buf[65536];
 
 	for (;;) {
+		struct tp_msginfo mi;
+		uint64_t now = ev_clock_us();
 		size_t got = 0;
-		int rc = tp_recv(c, buf, sizeof(buf), NULL, &got);
+		int rc;
+		memset(&mi, 0, sizeof(mi));
+		rc = tp_recv(c, buf, sizeof(buf), &mi, &got);
 		if (rc == TP_RETRY) {
-			if (tp_wait(c, EV_READ, left_ms()) == TP_ERROR)
+			if (ask && now >= deadline)
+				break;
+			if (tp_wait(c, EV_READ, ask ? (int)((deadline - now + 999) / 1000) :
+			    left_ms()) == TP_ERROR)
 				die("wait: %s", c->err);
 			continue;
 		}
@@ -419,9 +432,38 @@ run_get(const char *type, const char *addr)
 			break;
 		if (rc != TP_OK)
 			die("recv: %s", c->err);
+		if (ask)
+			fprintf(stderr, "piece stream=%u ppid=%u len=%zu\n", mi.stream, mi.ppid, got);
 		fwrite(buf, 1, got, stdout);
 	}
 	fflush(stdout);
+}
+
+static int
+run_get(const char *type, const char *addr)
+{
+	struct tp_conn *c = client_open(type, addr);
+
+	client_drain(c, 0);
+	tp_conn_free(c);
+	return 0;
+}
+
+/* ask: the requests, then whatever comes back, raw, until the end or the deadline. */
+static int
+run_ask(const char *type, const char *addr, int nmsg, char **msgs)
+{
+	struct tp_conn *c;
+	int i;
+
+	info = stderr;
+	c = client_open(type, addr);
+	for (i = 0; i < nmsg; i++) {
+		if (opt.neach > 0)
+			opt.mi.stream = opt.each[(unsigned)i < opt.neach ? (unsigned)i : opt.neach - 1];
+		client_send(c, (const unsigned char *)msgs[i], strlen(msgs[i]));
+	}
+	client_drain(c, 1);
 	tp_conn_free(c);
 	return 0;
 }
@@ -455,6 +497,7 @@ main(int argc, char **argv)
 	int ch;
 
 	tp_opts_init(&opt.o);
+	info = stdout;
 	opt.count = 1;
 	opt.timeout_s = 30;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -544,6 +587,8 @@ main(int argc, char **argv)
 		return run_send(type, addr, argc - optind - 3, argv + optind + 3);
 	if (strcmp(mode, "get") == 0)
 		return run_get(type, addr);
+	if (strcmp(mode, "ask") == 0)
+		return run_ask(type, addr, argc - optind - 3, argv + optind + 3);
 	fputs(usage, stderr);
 	return 2;
 }

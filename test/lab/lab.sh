@@ -202,19 +202,33 @@ lab_ns_of() {
 	esac
 }
 
-lab_a() { ip netns exec "$LAB_NS_A" "$@"; }
-lab_b() { ip netns exec "$LAB_NS_B" "$@"; }
+# lab_exec a|b|r CMD...: run CMD in that host: the one place that says how a host is reached
+# (here its namespace; test/lab/hosts.sh, with $LAB_HOSTS, replaces it by ssh to real hosts).
+lab_exec() {
+	local ns
+	ns=$(lab_ns_of "$1") || exit 1
+	shift
+	ip netns exec "$ns" "$@"
+}
+lab_a() { lab_exec a "$@"; }
+lab_b() { lab_exec b "$@"; }
 
 # lab_bg a|b|r CMD...: start CMD in that host in the background; its pid in $LAB_PID (call this
 # directly, not in $(...), or the pid is lost); lab_teardown kills it.
 lab_bg() {
-	local ns
-	ns=$(lab_ns_of "$1") || exit 1
-	shift
-	ip netns exec "$ns" "$@" &
+	lab_ns_of "$1" >/dev/null || exit 1
+	lab_exec "$@" &
 	LAB_PID=$!
 	LAB_PIDS="$LAB_PIDS $LAB_PID"
 }
+
+# lab_cpu_ticks a|b|r PID: the CPU time (user + system, in clock ticks) of a process lab_bg
+# started there (ip netns exec execs it: the pid is the program's), 0 when gone.
+lab_cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$2/stat" 2>/dev/null || echo 0; }
+
+# lab_push DIR: make DIR (files an experiment made for its hosts) visible at the same path in
+# every host: the namespaces share this file system already.
+lab_push() { :; }
 
 lab_pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
 
@@ -275,10 +289,10 @@ lab_unshaped() {
 # lab_iperf_mbit DST: TCP rate a -> DST (iperf3, 2 s) in Mbit/s, or nothing
 lab_iperf_mbit() {
 	local port=$((5201 + RANDOM % 20000)) pid
-	ip netns exec "$LAB_NS_B" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
+	lab_exec b iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
 	pid=$!
 	sleep 0.5
-	ip netns exec "$LAB_NS_A" iperf3 -c "$1" -p "$port" -t 2 -f m 2>&1 |
+	lab_exec a iperf3 -c "$1" -p "$port" -t 2 -f m 2>&1 |
 		awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i+1) == "Mbits/sec") v = $i } END { print v }'
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
@@ -318,3 +332,8 @@ lab_teardown() {
 	done
 	LAB_TOPO=
 }
+
+# Real hosts over ssh instead of namespaces: $LAB_HOSTS names an inventory (test/lab/hosts.sh).
+if [ -n "${LAB_HOSTS:-}" ]; then
+	. "$(dirname "${BASH_SOURCE[0]}")/hosts.sh"
+fi

@@ -44,6 +44,8 @@ mp_usage(FILE *f)
 "      --udp-port P       usrsctp: local UDP encapsulation port (default 9899; the local\n"
 "                         table's client takes P+1)\n"
 "      --udp-remote-port P  usrsctp: the peer's UDP encapsulation port (default 9899)\n"
+"      --sctp-udp-remote-port P  sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to the peer's\n"
+"                         UDP port P (local: sysctl net.sctp.udp_port; Linux >= 5.11)\n"
 "      --csv              one CSV line per measurement instead of the tables\n"
 "  -q, --quiet            no progress on stderr\n"
 "  -h, --help             this help;  -V, --version  the version\n"
@@ -239,7 +241,7 @@ int
 main(int argc, char **argv)
 {
 	enum { O_STREAMS = 256, O_USE, O_UNORD, O_NODELAY, O_RTOMIN, O_RTOINIT, O_RTOMAX,
-	    O_SNDBUF, O_RCVBUF, O_UDP, O_UDPR, O_CSV, O_PMR, O_SERIES, O_INTERVAL };
+	    O_SNDBUF, O_RCVBUF, O_UDP, O_UDPR, O_ENCAP, O_CSV, O_PMR, O_SERIES, O_INTERVAL };
 	static const struct option lopts[] = {
 		{ "types", required_argument, NULL, 't' },
 		{ "sizes", required_argument, NULL, 's' },
@@ -257,6 +259,7 @@ main(int argc, char **argv)
 		{ "rcvbuf", required_argument, NULL, O_RCVBUF },
 		{ "udp-port", required_argument, NULL, O_UDP },
 		{ "udp-remote-port", required_argument, NULL, O_UDPR },
+		{ "sctp-udp-remote-port", required_argument, NULL, O_ENCAP },
 		{ "csv", no_argument, NULL, O_CSV },
 		{ "path-max-retrans", required_argument, NULL, O_PMR },
 		{ "series", required_argument, NULL, O_SERIES },
@@ -332,6 +335,7 @@ main(int argc, char **argv)
 		case O_SNDBUF: cfg.opts.sndbuf = (int)mp_num(optarg, "buffer size", 1024, 1 << 30); break;
 		case O_RCVBUF: cfg.opts.rcvbuf = (int)mp_num(optarg, "buffer size", 1024, 1 << 30); break;
 		case O_UDP: cfg.opts.udp_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
+		case O_ENCAP: cfg.opts.encap_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
 		case O_UDPR: cfg.opts.udp_remote_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
 		case O_CSV: cfg.csv = 1; break;
 		case O_PMR: cfg.opts.path_max_retrans = (int)mp_num(optarg, "path_max_retrans", 1, 65535); break;

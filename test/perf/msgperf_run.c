@@ -405,6 +405,11 @@ mp_cli_ev(struct tp_conn *c, unsigned events, void *arg)
 			    cl->io.have, cl->io.size);
 			goto bad;
 		}
+		if (memcmp(cl->io.rx, cl->io.tx, cl->io.size) != 0) {
+			tp_seterr(c->err, sizeof(c->err), "the echo of a %zu-byte request differs "
+			    "from it", cl->io.size);
+			goto bad;
+		}
 		if (cl->nrtt == cl->caprtt) {
 			size_t n = cl->caprtt ? 2 * cl->caprtt : 4096;
 			double *p = realloc(cl->rtt, n * sizeof(*p));

@@ -5,16 +5,22 @@
 # TCP runs interleaved; median (min-max) of req/s, the usrsctp/TCP ratio per pair, p99.9
 # latency, and the server's RSS after each size (one server per transport for the whole run:
 # flat RSS means no growth with the associations served). Markdown on stdout.
+# Then the fair latency figure: 1000 associations at a fixed offered rate below both
+# transports' capacity (open loop), where a closed loop's latency only restates its rate.
 # Targets (issue 23): p99.9 under 50 ms at 1000 associations, keep-alive req/s at least 0.6 of
-# TCP's, RSS flat.
-#   test/perf/scale-bench.sh [SECONDS]   (default 3; COUNTS="1 10 100 1000"; RUNS=N)
+# TCP's, RSS flat (test/perf/churn-bench.sh: over a long churn).
+#   test/perf/scale-bench.sh [SECONDS]   (default 3; COUNTS="1 10 100 1000"; RUNS=N;
+#   OPEN_N=1000 OPEN_RATE=2000: the open-loop row, OPEN_N= for none)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
 . "$here/bench-lib.sh"
 bench_netns "$@"
 D=${1:-3}
-COUNTS=${COUNTS:-1 10 100 1000}
+COUNTS=${COUNTS-1 10 100 1000}   # empty: the open-loop row only
+OPEN_N=${OPEN_N-1000}      # the open-loop row: OPEN_N associations (empty: no such row)
+OPEN_RATE=${OPEN_RATE:-2000} # ... asked OPEN_RATE requests/s in all
+OPEN_CALLS=20              # ... in sessions of this many calls
 bench_need "$SCTPHTTPD" "$HTTPLOAD" python3 ss
 tmp=$(mktemp -d /tmp/scale-bench.XXXXXX)
 pids=
@@ -32,9 +38,15 @@ pids="$pids $hpid"
 wait_log "$tmp/h.err" 'listening on usrsctp' $hpid || { echo "scale-bench: sctphttpd did not start" >&2; cat "$tmp/h.err" >&2; exit 1; }
 rss0=$(rss_kb $hpid)
 
-load() { # PROTO N CALLS -> JSON on stdout
-	local args="--server 127.0.0.1 --uri /1k.bin -c $2 -d $D --timeout 10 --json"
-	[ "$3" = ka ] || args="$args --num-calls 1"
+load() { # PROTO N ka|one|open -> JSON on stdout
+	local args="--server 127.0.0.1 --uri /1k.bin --timeout 10 --json"
+	case $3 in
+	ka) args="$args -c $2 -d $D" ;;
+	one) args="$args -c $2 -d $D --num-calls 1" ;;
+	open) # N associations open, each asking every N/OPEN_RATE s: OPEN_RATE req/s offered
+		args="$args --rate $((OPEN_RATE / OPEN_CALLS))"
+		args="$args --wsess $((2 * $2)),$OPEN_CALLS,$(awk -v n=$2 -v r=$OPEN_RATE 'BEGIN { printf "%g", n / r }')" ;;
+	esac
 	if [ "$1" = usrsctp ]; then
 		# shellcheck disable=SC2086
 		"$HTTPLOAD" $args --port 8080 --proto usrsctp --udp-encaps-port $((base + 1)) \
@@ -60,8 +72,10 @@ echo "interleaved; one sctphttpd serving both. Load average at the start: $(benc
 echo
 echo "| N | mode | usrsctp req/s | TCP req/s | usrsctp/TCP | usrsctp p99.9 ms | TCP p99.9 ms | usrsctp errors | server RSS kB |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for n in $COUNTS; do
-	for mode in ka one; do
+rows() { # N MODES...
+	local n=$1 mode i u t
+	shift
+	for mode in "$@"; do
 		: >"$tmp/u"; : >"$tmp/t"; : >"$tmp/r"; : >"$tmp/up"; : >"$tmp/tp"; : >"$tmp/ue"
 		for i in $(seq 1 "$RUNS"); do
 			load usrsctp "$n" $mode >"$tmp/uj"
@@ -73,12 +87,25 @@ for n in $COUNTS; do
 			field "$tmp/tj" latency_ms/p99.9 >>"$tmp/tp"
 			field "$tmp/uj" errors/total >>"$tmp/ue"
 		done
-		echo "| $n | $([ $mode = ka ] && echo keep-alive || echo one per request) |" \
+		echo "| $n | $(case $mode in ka) echo keep-alive ;; one) echo one per request ;; open) echo "open loop, $OPEN_RATE req/s offered" ;; esac) |" \
 		    "$(spread <"$tmp/u") | $(spread <"$tmp/t") | $(spread <"$tmp/r") |" \
 		    "$(spread <"$tmp/up") | $(spread <"$tmp/tp") | $(awk '{ s += $1 } END { print s + 0 }' "$tmp/ue") |" \
 		    "$(rss_kb $hpid) |"
 	done
+}
+for n in $COUNTS; do
+	rows "$n" ka one
 done
+[ -z "$OPEN_N" ] || rows "$OPEN_N" open
+echo
+echo "The closed-loop rows keep N clients busy: their latency is N / throughput (Little's law),"
+echo "so at 1000 clients it mostly restates the rate. The open-loop row is the fair latency"
+echo "figure: $OPEN_N associations open, each asking once every $(awk -v n=$OPEN_N -v r=$OPEN_RATE 'BEGIN { printf "%g", n / r }') s ($OPEN_CALLS calls a session, sessions"
+echo "started at a fixed rate for twice a session's life: httpload --rate --wsess), $OPEN_RATE req/s offered"
+echo "while all are open; its latency counts from when each call was due (an association's first"
+echo "call from when it was due to connect). Its req/s is the mean over the run, ramps included: a"
+echo "transport that keeps up shows $((2 * OPEN_N * OPEN_CALLS)) calls over 3 session lives, 2/3 of the offered rate; less means it fell"
+echo "behind, and its latency is then a queue's."
 echo
 echo "Server RSS: $rss0 kB at the start, $(rss_kb $hpid) kB at the end. Load average at the end: $(bench_load)."
 kill -0 $hpid 2>/dev/null || echo "**sctphttpd died during the run.**"

@@ -206,6 +206,7 @@ main(int argc, char **argv)
 		{ "expect-resets", required_argument, NULL, 'e' },
 		{ "udp-port", required_argument, NULL, 'u' },
 		{ "udp-remote-port", required_argument, NULL, 'U' },
+		{ "sctp-udp-remote-port", required_argument, NULL, 'E' },
 		{ "streams", required_argument, NULL, 'S' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -228,6 +229,7 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'u': o.udp_port = (uint16_t)atoi(optarg); break;
 		case 'U': o.udp_remote_port = (uint16_t)atoi(optarg); break;
+		case 'E': o.encap_port = (uint16_t)atoi(optarg); break;
 		case 'S': o.streams = (uint16_t)atoi(optarg); break;
 		case 'd': dir = optarg; break;
 		case 't': timeout_s = atoi(optarg); break;
@@ -237,7 +239,7 @@ main(int argc, char **argv)
 		case 'e': expect_resets = (unsigned)atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: test_httpd_streams [--udp-port N] [--udp-remote-port N] "
-			    "[--streams N] [--local ADDR] [--dir DIR] [--timeout S] [--retry PATH] [--expect-resets N] TYPE ADDR STREAM:PATH...\n"
+			    "[--sctp-udp-remote-port N] [--streams N] [--local ADDR] [--dir DIR] [--timeout S] [--retry PATH] [--expect-resets N] TYPE ADDR STREAM:PATH...\n"
 			    "       test_httpd_streams [--udp-port N] [--udp-remote-port N] --idle N "
 			    "[--local ADDR] [--timeout S] TYPE ADDR\n");
 			return 2;

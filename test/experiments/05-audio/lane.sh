@@ -5,9 +5,12 @@
 # Usage: lane.sh JOBS OUT; JOBS has lines "DRAW RATE LOSS_PCT FORMAT TRANSPORT [LIFETIME
 # [OPTS...]]" (DRAW 1, 2, ...: a cell measured more than once, NAME-dDRAW after the first;
 # FORMAT 2250 | 3119 | fec; TRANSPORT udp | sctp | prsctp; LIFETIME MS or auto; OPTS more
-# options for the sender). For each job OUT gets NAME.json (the player's statistics) and
-# NAME.send (the sender's).
-# Environment: EXP_ROOT, A5_MP3, A5_DELAY_MS (one-way), A5_PLAYOUT_MS, A5_SECS, A5_QUEUE_MS.
+# options for the sender). For each job OUT gets NAME.json (the player's statistics),
+# NAME.send (the sender's) and NAME.quality (`rtpaudio compare --quality` of the WAV played
+# against A5_REF, computed after the stream at the lowest priority, the WAV then deleted:
+# the player's own --reference is too slow under TCG).
+# Environment: EXP_ROOT, A5_MP3, A5_REF (its clean decode, WAV), A5_DELAY_MS (one-way),
+# A5_PLAYOUT_MS, A5_SECS, A5_QUEUE_MS.
 # The link is lossless while the association comes up (INIT's first timer is 3 s: a lost
 # INIT would cost the stream its start), and gets its loss before the first packet.
 set -u
@@ -45,7 +48,7 @@ a5_stream() {
 	a5_link "$rate" "$A5_DELAY_MS" 0
 	# the player gives up A5_SECS + 30 s after it starts, whatever happens
 	lab_bg b "$R" play "${pa[@]}" -d "$A5_PLAYOUT_MS" --idle 3000 -D $((A5_SECS + 30)) \
-		--json "$LAB_B_IP:5004" >"$out/$name.json" 2>"$out/$name.play"
+		--json -o "$out/$name.wav" "$LAB_B_IP:5004" >"$out/$name.json" 2>"$out/$name.play"
 	pp=$LAB_PID
 	sleep 0.5
 	lab_bg a "$R" send "${sa[@]}" --start-delay 1000 "$A5_MP3" "$LAB_B_IP:5004" \
@@ -78,11 +81,15 @@ while read -r draw rate loss fmt tr life more; do
 	# A stream whose sender's timer fired 100 ms late or more measured the emulator, not
 	# the link: it is run again (twice at most), the earlier try kept as NAME.tryN.*.
 	for try in 1 2 3; do
+		rm -f "$out/$name.wav"
 		a5_stream "$name"
 		late=$(sed -n 's/.*rtpaudio send: end .* late_max_ms=\([0-9.]*\).*/\1/p' "$out/$name.send")
 		awk -v l="${late:-0}" 'BEGIN { exit !(l >= 100) }' && [ $try -lt 3 ] || break
 		echo "$name $late" >>"$out/reruns.txt"
 		for f in json play send; do mv "$out/$name.$f" "$out/$name.try$try.$f"; done
 	done
+	[ -s "$out/$name.wav" ] &&
+		nice -n 19 "$R" compare --quality "$A5_REF" "$out/$name.wav" >"$out/$name.quality"
+	rm -f "$out/$name.wav"
 	echo "$name" >>"$out/done.txt"
 done <"$jobs"

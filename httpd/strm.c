@@ -1,0 +1,535 @@
+/* strm.c: HTTP byte streams: the TCP connection's one, or each stream of an SCTP association.
+ * Requests parsed (content to a CGI program or skipped), their responses queued in order, the
+ * ring of streams with output, stream errors and resets (RFC 6525). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgi.h"
+#include "httpd.h"
+#include "log.h"
+#include "resp.h"
+#include "server_http.h"
+#include "strm.h"
+#include "tp.h"
+
+#define SERVER_RESET_RETRY_US 20000     /* a stream reset the stack could not take yet */
+
+static void strm_reparse(struct strm *s);
+static void strm_resp_wake(struct resp *r, void *arg);
+
+/* "Connection: close", or a stream given up without resets: the connection decides. */
+static void
+strm_close_after(struct strm *s, int request_asked)
+{
+	s->set->drain(s->set, request_asked);
+}
+
+static struct strm *
+strm_new(struct strm_set *ss, uint16_t id)
+{
+	struct strm *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return NULL;
+	s->set = ss;
+	s->id = id;
+	s->rq_tail = &s->rq;
+	return s;
+}
+
+void
+strm_free(struct strm *s)
+{
+	struct resp *r, *next;
+
+	if (s == NULL)
+		return;
+	for (r = s->rq; r != NULL; r = next) {
+		next = r->next;
+		log_done(r);
+		resp_free(r);
+	}
+	free(s->in);
+	free(s);
+}
+
+void
+strm_ring_add(struct strm_set *ss, struct strm *s)
+{
+	if (s->in_ring)
+		return;
+	s->in_ring = 1;
+	s->out_next = NULL;
+	if (ss->ring_tail != NULL)
+		ss->ring_tail->out_next = s;
+	else
+		ss->ring_head = s;
+	ss->ring_tail = s;
+}
+
+/* The stream at the head of the ring has sent one message: to the back, or out. */
+void
+strm_ring_next(struct strm_set *ss)
+{
+	struct strm *s = ss->ring_head;
+
+	if (s == NULL)
+		return;
+	ss->ring_head = s->out_next;
+	if (ss->ring_head == NULL)
+		ss->ring_tail = NULL;
+	s->in_ring = 0;
+	s->out_next = NULL;
+	if (s->rq != NULL)
+		strm_ring_add(ss, s);
+}
+
+static void
+strm_enqueue(struct strm *s, struct resp *r)
+{
+	r->wake = strm_resp_wake;
+	r->wake_arg = s;
+	*s->rq_tail = r;
+	s->rq_tail = &r->next;
+	s->nresp++;
+	s->set->pending++;
+	if (s->set->msg)
+		strm_ring_add(s->set, s);
+}
+
+/*
+ * A response's source (a CGI program) has output or has ended, or its head said "Connection:
+ * close". Only watches change here, nothing is sent: the caller (the program's pipe callback)
+ * must not see its response freed under it.
+ */
+static void
+strm_resp_wake(struct resp *r, void *arg)
+{
+	struct strm *s = arg;
+	struct strm_set *ss = s->set;
+
+	if (r->close)
+		strm_close_after(s, 0);
+	if (ss->msg && s->rq != NULL)
+		strm_ring_add(ss, s);
+	ss->wake(ss);
+}
+
+/* What the request handler sees of s. */
+static void
+strm_ctx(struct strm *s, struct server_http_ctx *x)
+{
+	struct tp_conn *tc = s->set->tc;
+
+	memset(x, 0, sizeof(*x));
+	x->from.peer = s->set->peer;
+	x->from.local = tc->from != NULL ? tc->from->local : "";
+	x->from.msg = s->set->msg;
+	x->from.stream = s->id;
+	x->draining = s->set->draining || httpd_stopping();
+	x->body_cgi = &s->body_cgi;
+}
+
+/* What it handed back: its responses queued in order, and "Connection: close". */
+static void
+strm_take(struct strm *s, struct server_http_ctx *x)
+{
+	unsigned i;
+
+	for (i = 0; i < x->nout; i++)
+		strm_enqueue(s, x->out[i]);
+	if (x->close)
+		strm_close_after(s, x->close == 1);
+}
+
+
+void
+strm_resp_done(struct strm *s)
+{
+	struct resp *r = s->rq;
+
+	s->rq = r->next;
+	if (s->rq == NULL)
+		s->rq_tail = &s->rq;
+	s->nresp--;
+	s->set->pending--;
+	log_done(r);
+	resp_free(r);
+	/* Pipelined requests waited for room in the queue. */
+	if (s->in_len > 0 && !s->dead)
+		strm_reparse(s);
+}
+
+/* Read no more from s: on SCTP its stream is reset once what it owes has gone and the
+ * association goes on (the draft's stream error); on TCP (or without stream resets) the
+ * connection closes after its responses. */
+static void
+strm_give_up(struct strm *s)
+{
+	int reset = s->set->msg && s->set->tc->ops->reset_stream != NULL;
+
+	s->dead = 1;
+	s->body_skip = 0; /* what follows is not read as content either */
+	s->chunked = 0;
+	if (s->body_cgi != NULL)
+		cgi_refuse(s->body_cgi, 400);
+	s->body_cgi = NULL;
+	if (!reset)
+		strm_close_after(s, 0);
+	else if (s->rq == NULL)
+		strm_reset_begin(s);
+	else
+		s->reset_after = 1;
+	free(s->in);
+	s->in = NULL;
+	s->in_len = s->in_cap = 0;
+	s->head_since = 0;
+}
+
+/* The framing of this stream can no longer be trusted: answer (note: why, or NULL), then
+ * read no more from it. */
+void
+strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, const char *note)
+{
+	int reset = s->set->msg && s->set->tc->ops->reset_stream != NULL;
+	struct server_http_ctx x;
+
+	strm_ctx(s, &x);
+	server_http_error(&x, status, 1, !reset, raw, rawlen, note);
+	strm_take(s, &x);
+	strm_give_up(s);
+}
+
+void
+strm_error(struct strm *s, int status, const char *raw, size_t rawlen)
+{
+	strm_error_note(s, status, raw, rawlen, NULL);
+}
+
+/* Request content still to come on s (then no request is parsed). */
+int
+strm_in_body(const struct strm *s)
+{
+	return s->body_skip > 0 || s->chunked;
+}
+
+/*
+ * Chunked request content at buf[*off..len), decoded in place (RFC 9112 §7.1) and given to
+ * the CGI program that takes it, if any. A malformed body, or one past --cgi-max-body,
+ * gives the stream up (its answer is already queued): -1. Else 0 with *off past what was
+ * used; what followed the body is moved back to the end of buf, at the new *off.
+ */
+static int
+strm_chunked(struct strm *s, char *buf, size_t len, size_t *off)
+{
+	char *p = buf + *off;
+	size_t n = len - *off;
+	ssize_t rest = http_chunked_decode(&s->chunk, p, &n);
+
+	if (rest == -1) {
+		strm_give_up(s);
+		return -1;
+	}
+	s->chunk_total += n;
+	if (s->chunk_total > httpd_config()->cgi_max_body) {
+		if (s->body_cgi != NULL)
+			cgi_refuse(s->body_cgi, 413);
+		s->body_cgi = NULL;
+		strm_give_up(s);
+		return -1;
+	}
+	if (s->body_cgi != NULL && n > 0)
+		cgi_body(s->body_cgi, p, n);
+	if (rest == -2) {
+		*off = len;
+		return 0;
+	}
+	s->chunked = 0;
+	if (s->body_cgi != NULL)
+		cgi_body_end(s->body_cgi);
+	s->body_cgi = NULL;
+	memmove(buf + len - (size_t)rest, p + n, (size_t)rest);
+	*off = len - (size_t)rest;
+	return 0;
+}
+
+/* Parse and answer what buf holds; returns the bytes used (the rest waits for more). */
+static size_t
+strm_parse(struct strm *s, char *buf, size_t len)
+{
+	struct http_header hdrs[SERVER_MAX_HEADERS];
+	struct http_request req;
+	struct http_framing fr;
+	struct server_http_ctx x;
+	size_t off = 0;
+	int rc;
+
+	/* Request content is taken whatever the queue: a CGI program may wait for all of it
+	 * before it answers. A stream that reads no more requests ("Connection: close",
+	 * HTTP/1.0) still takes the content of the last one. */
+	while (off < len && (strm_in_body(s) || (!s->dead && s->nresp < httpd_config()->pipeline_max))) {
+		if (s->chunked) {
+			if (strm_chunked(s, buf, len, &off) == -1)
+				return len;
+			continue;
+		}
+		if (s->body_skip > 0) {
+			size_t k = len - off < s->body_skip ? len - off : (size_t)s->body_skip;
+			if (s->body_cgi != NULL)
+				cgi_body(s->body_cgi, buf + off, k);
+			off += k;
+			s->body_skip -= k;
+			if (s->body_skip == 0)
+				s->body_cgi = NULL;
+			continue;
+		}
+		memset(&req, 0, sizeof(req));
+		req.headers = hdrs;
+		req.max_line = httpd_config()->max_line;
+		req.max_head = httpd_config()->max_head;
+		rc = http_parse_request(buf + off, len - off, &req, SERVER_MAX_HEADERS);
+		if (rc == -2) {
+			if (s->head_since == 0) {
+				s->head_since = httpd_now_us();
+				s->set->due(s->set);
+			}
+			break;
+		}
+		s->head_since = 0;
+		if (rc < 0) {
+			strm_error(s, http_error_status(req.error), buf + off, len - off);
+			return len;
+		}
+		if (http_request_framing(&req, &fr) == -1) {
+			strm_error(s, fr.error == HTTP_FR_TE_UNSUPPORTED ? 501 : 400, buf + off, len - off);
+			return len;
+		}
+		off += (size_t)rc;
+		if (fr.body == HTTP_BODY_LENGTH)
+			s->body_skip = fr.length;
+		if (fr.body == HTTP_BODY_CHUNKED) {
+			s->chunked = 1;
+			s->chunk_total = 0;
+			http_chunked_init(&s->chunk);
+		}
+		strm_ctx(s, &x);
+		server_http_handle(&x, &req, &fr);
+		strm_take(s, &x);
+	}
+	return s->dead ? len : off;
+}
+
+static int
+strm_append(struct strm *s, const char *data, size_t len)
+{
+	/* A full head and a window of pipelined requests; beyond that the peer is flooding. */
+	size_t limit = httpd_config()->max_line + httpd_config()->max_head + 2 * SERVER_RBUF;
+
+	if (s->in_len + len > limit)
+		return -1;
+	if (s->in_len + len > s->in_cap) {
+		size_t cap = s->in_cap ? s->in_cap : 4096;
+		char *n;
+		while (cap < s->in_len + len)
+			cap *= 2;
+		if ((n = realloc(s->in, cap)) == NULL)
+			return -1;
+		s->in = n;
+		s->in_cap = cap;
+	}
+	memcpy(s->in + s->in_len, data, len);
+	s->in_len += len;
+	return 0;
+}
+
+static void
+strm_consume(struct strm *s, size_t n)
+{
+	if (n >= s->in_len) {
+		/* Idle streams hold no buffer: 10 000 idle connections cost little. */
+		free(s->in);
+		s->in = NULL;
+		s->in_len = s->in_cap = 0;
+		return;
+	}
+	memmove(s->in, s->in + n, s->in_len - n);
+	s->in_len -= n;
+}
+
+static void
+strm_reparse(struct strm *s)
+{
+	strm_consume(s, strm_parse(s, s->in, s->in_len));
+}
+
+/* Bytes that arrived on the stream; parsed in place when nothing was waiting before them. */
+void
+strm_input(struct strm *s, char *data, size_t len)
+{
+	size_t n;
+
+	if (s->dead && !strm_in_body(s))
+		return;
+	if (s->in_len == 0) {
+		n = strm_parse(s, data, len);
+		if (n == len || s->dead)
+			return;
+		data += n;
+		len -= n;
+		if (strm_append(s, data, len) == -1)
+			strm_error(s, 431, NULL, 0);
+		return;
+	}
+	if (strm_append(s, data, len) == -1) {
+		strm_error(s, 431, NULL, 0);
+		return;
+	}
+	strm_reparse(s);
+}
+
+/* Forget everything of stream s: what it owes and what it was given; it starts afresh. */
+static void
+strm_forget(struct strm *s)
+{
+	struct resp *r, *next;
+
+	for (r = s->rq; r != NULL; r = next) {
+		next = r->next;
+		log_done(r);
+		resp_free(r);
+		s->set->pending--;
+	}
+	s->rq = NULL;
+	s->rq_tail = &s->rq;
+	s->nresp = 0;
+	free(s->in);
+	s->in = NULL;
+	s->in_len = s->in_cap = 0;
+	s->head_since = 0;
+	s->body_skip = 0;
+	s->chunked = 0;
+	s->body_cgi = NULL;
+}
+
+/*
+ * The response at the head of stream s (the ring's head) cannot be completed: a file shrank
+ * under it, a CGI program died after its head went out. The draft's "aborting one
+ * transaction" on an association: the stream is reset (RFC 6525) where both ends support it and
+ * the rest of the association goes on; else the stream is given up and the association closes
+ * once the other streams are done. (TCP closes: conn.c.)
+ */
+void
+strm_abort(struct strm *s)
+{
+	struct strm_set *ss = s->set;
+
+	if (ss->ring_head == s)
+		strm_ring_pop(ss);
+	strm_forget(s);
+	strm_reset_begin(s);
+}
+
+void
+strm_reset_begin(struct strm *s)
+{
+	s->dead = 1; /* what still comes on it belongs to the aborted transaction */
+	s->reset_after = 0;
+	s->reset_pending = 1;
+	s->set->resets++;
+	strm_reset_try(s);
+}
+
+/* Ask for the reset; the stack may want the stream's queue drained first (Linux) or have a
+ * request outstanding: the connection's timer asks again. */
+void
+strm_reset_try(struct strm *s)
+{
+	struct strm_set *ss = s->set;
+	int rc = tp_reset_stream(ss->tc, s->id);
+
+	if (rc == TP_RETRY) {
+		ss->reset_retry_us = httpd_now_us() + SERVER_RESET_RETRY_US;
+		ss->due(ss);
+		return;
+	}
+	s->reset_pending = 0;
+	ss->resets--;
+	if (rc == TP_OK) {
+		/* Asked; still dead until the stack tells that our incoming direction is reset:
+		 * what the peer sent before it saw the request belongs to the aborted transaction. */
+		s->reset_wait = 1;
+		return;
+	}
+	/* No stream reset here: the draft's fallback, the stream is given up and the
+	 * association closes once the transactions on the other streams are done. */
+	ss->drain(ss, 0);
+}
+
+/* The ring's head stream has nothing to send now: out of the ring until it has. */
+void
+strm_ring_pop(struct strm_set *ss)
+{
+	struct strm *s = ss->ring_head;
+
+	ss->ring_head = s->out_next;
+	if (ss->ring_head == NULL)
+		ss->ring_tail = NULL;
+	s->in_ring = 0;
+	s->out_next = NULL;
+}
+
+struct strm *
+strm_get(struct strm_set *ss, uint16_t id)
+{
+	if (ss->st[id] == NULL)
+		ss->st[id] = strm_new(ss, id);
+	return ss->st[id];
+}
+
+/* TCP: the peer ended its data. The answers still go out, but content cut short: its program
+ * goes (it holds a process). */
+void
+strm_eof(struct strm *s)
+{
+	if (s == NULL || !strm_in_body(s))
+		return;
+	if (s->body_cgi != NULL)
+		cgi_refuse(s->body_cgi, 400);
+	s->body_cgi = NULL;
+	s->body_skip = 0;
+	s->chunked = 0;
+}
+
+/*
+ * The stack's events. Only stream resets matter here: "stream reset incoming: 3 5" ends the
+ * wait of those streams (they start afresh); a reset denied or failed gives them up, and the
+ * association closes once the others are done (the draft's fallback).
+ */
+void
+strm_note(struct strm_set *ss, const char *what)
+{
+	const char *p;
+	char *end;
+	int bad;
+
+	if (strncmp(what, "stream reset", 12) != 0 || (p = strchr(what, ':')) == NULL)
+		return;
+	bad = strstr(what, "denied") != NULL || strstr(what, "failed") != NULL;
+	if (!bad && strncmp(what, "stream reset incoming", 21) != 0)
+		return;
+	for (p++; *p != '\0'; p = end) {
+		unsigned long id = strtoul(p, &end, 10);
+		struct strm *s;
+		if (end == p)
+			break;
+		if (id >= ss->nstreams || (s = ss->st[id]) == NULL || !s->reset_wait)
+			continue;
+		s->reset_wait = 0;
+		strm_forget(s);
+		if (bad) {
+			ss->drain(ss, 0);
+			continue;
+		}
+		s->dead = 0; /* the next request on it starts afresh */
+	}
+}

@@ -1,0 +1,312 @@
+/* play_decode.c: `rtpaudio play`'s frames to PCM: the decoder, the media timeline (a frame's
+ * place by its timestamp), concealment, the output and --reference. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "play.h"
+
+int
+play_decoder_open(struct play *p)
+{
+	const long *rates;
+	size_t nrates, i;
+
+	if (p->mh == NULL) {
+		int e;
+		if ((p->mh = mpg123_new(NULL, &e)) == NULL) {
+			snprintf(p->err, sizeof(p->err), "mpg123: %s", mpg123_plain_strerror(e));
+			return -1;
+		}
+		/* We hand it whole, checked frames: no read-ahead (output from the first frame
+		 * on), no resync guessing, no gapless trimming (frames map 1:1 to PCM). */
+		mpg123_param(p->mh, MPG123_FLAGS, MPG123_QUIET | MPG123_NO_READAHEAD |
+		    MPG123_NO_RESYNC | MPG123_IGNORE_INFOFRAME, 0);
+		mpg123_format_none(p->mh);
+		mpg123_rates(&rates, &nrates);
+		for (i = 0; i < nrates; i++)
+			mpg123_format(p->mh, rates[i], MPG123_MONO | MPG123_STEREO,
+			    MPG123_ENC_SIGNED_16);
+	}
+	if (mpg123_open_feed(p->mh) != MPG123_OK) {
+		snprintf(p->err, sizeof(p->err), "mpg123: %s", mpg123_strerror(p->mh));
+		return -1;
+	}
+	p->reservoir = 0;
+	return 0;
+}
+
+static void
+play_output(struct play *p, const int16_t *pcm, size_t n)
+{
+	if (p->out.fp != NULL && wav_write(&p->out, pcm, n, p->rate, p->channels) == -1 &&
+	    p->rc == 0) {
+		snprintf(p->err, sizeof(p->err), "%s: write failed", p->out_path);
+		p->rc = 1;
+	}
+	if (p->driver != NULL && aout_play(&p->ao, pcm, n, p->rate, p->channels) == -1 &&
+	    p->rc == 0) {
+		snprintf(p->err, sizeof(p->err), "libout123 %s: playing failed", p->ao.name);
+		p->rc = 1;
+	}
+	if (p->ref_path != NULL) {
+		if (p->pcm_n + n > p->pcm_cap) {
+			size_t cap = (p->pcm_n + n) * 2;
+			int16_t *np = realloc(p->pcm, cap * sizeof(*np));
+			if (np == NULL)
+				return;
+			p->pcm = np;
+			p->pcm_cap = cap;
+		}
+		memcpy(p->pcm + p->pcm_n, pcm, n * sizeof(*pcm));
+		p->pcm_n += n;
+	}
+}
+
+/* --reference: segmental SNR of what was played against a clean decode of the file, aligned
+ * by cross-correlation. */
+int
+play_reference(struct play *p)
+{
+	int16_t *ref;
+	size_t nref;
+	int rate, ch;
+	char err[200];
+
+	if ((ref = ref_decode(p->ref_path, &nref, &rate, &ch, err, sizeof(err))) == NULL) {
+		snprintf(p->err, sizeof(p->err), "--reference %s", err);
+		return -1;
+	}
+	if (p->pcm_n == 0 || rate != p->rate || ch != p->channels) {
+		snprintf(p->err, sizeof(p->err), "--reference %s: %d Hz %d channels, played %d Hz "
+		    "%d channels (%zu samples)", p->ref_path, rate, ch, p->rate, p->channels,
+		    p->pcm_n);
+		free(ref);
+		return -1;
+	}
+	p->ref_offset = compare_offset(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch,
+	    8192);
+	p->snr_db = compare_segsnr(ref, nref / (size_t)ch, p->pcm, p->pcm_n / (size_t)ch, ch, rate,
+	    p->ref_offset, &p->snr_segs, &p->intact_pct);
+	p->have_snr = 1;
+	free(ref);
+	return 0;
+}
+
+/* One frame of substitute audio: the last good frame at half level the first time (hides a
+ * single loss), silence after that (repeating longer sounds worse than a gap). */
+void
+play_conceal(struct play *p, int64_t count)
+{
+	int16_t pcm[PLAY_MAXPCM];
+	size_t n = (size_t)p->samples * (size_t)p->channels, i;
+
+	if (n > PLAY_MAXPCM)
+		n = PLAY_MAXPCM;
+	while (count-- > 0) {
+		if (p->run == 0 && p->last_n == n)
+			for (i = 0; i < n; i++)
+				pcm[i] = (int16_t)(p->last[i] / 2);
+		else
+			memset(pcm, 0, n * sizeof(pcm[0]));
+		play_output(p, pcm, n);
+		p->frames_concealed++;
+		p->run++;
+		if (p->run > p->longest_run)
+			p->longest_run = p->run;
+	}
+}
+
+/* Decodes one frame into exactly one frame of PCM, or conceals it. */
+static void
+play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_frame *f,
+    int dummy)
+{
+	unsigned char *audio;
+	size_t bytes = 0, got = 0;
+	off_t num;
+	int r, usable = 1, err = 0;
+	int16_t pcm[PLAY_MAXPCM];
+
+	/* Layer III borrows main_data_begin bytes from earlier frames: after a loss those are
+	 * gone, and decoding would turn whatever the decoder holds into noise. */
+	if (f->layer == 3 && f->main_data_begin > p->reservoir)
+		usable = 0;
+	if (mpg123_feed(p->mh, frame, len) != MPG123_OK)
+		err = 1;
+	while (!err) {
+		r = mpg123_decode_frame(p->mh, &num, &audio, &bytes);
+		if (r == MPG123_NEW_FORMAT)
+			continue;
+		if (r == MPG123_NEED_MORE)
+			break;
+		if (r != MPG123_OK) {
+			err = 1;
+			break;
+		}
+		if (bytes > 0 && got + bytes / 2 <= PLAY_MAXPCM) {
+			memcpy(pcm + got, audio, bytes);
+			got += bytes / 2;
+		}
+	}
+	if (f->layer == 3)
+		p->reservoir += f->main_data_here;
+	if (err) {
+		/* start over clean: the next frames are judged against an empty reservoir */
+		p->decoder_resets++;
+		play_decoder_open(p);
+	}
+	if (dummy) {
+		/* 3119: an empty frame for a lost ADU keeps the reservoir in step; what it
+		 * decodes to is not audio */
+		p->frames_dummy++;
+		play_conceal(p, 1);
+		return;
+	}
+	if (!usable || err || got != (size_t)f->samples * (size_t)f->channels) {
+		p->frames_undecodable++;
+		play_conceal(p, 1);
+		return;
+	}
+	play_output(p, pcm, got);
+	memcpy(p->last, pcm, got * sizeof(pcm[0]));
+	p->last_n = got;
+	p->frames_played++;
+	p->run = 0;
+}
+
+/* A timestamp's frame index from the first frame: in frame durations, rounded (the sender's
+ * 90 kHz clock is exact only on average); -1 before the first. */
+int64_t
+play_frame_index(const struct play *p, uint32_t ts, int rate, int samples)
+{
+	int64_t dt = rtp_ts_diff(ts, p->fts0), unit = (int64_t)samples * RTP_CLOCK_MPA;
+
+	return p->fts0_n + (dt >= 0 ? (2 * dt * rate + unit) / (2 * unit) :
+	    -((-2 * dt * rate + unit) / (2 * unit)));
+}
+
+/* How far ahead of the timeline a frame may be: the frames the wall clock has had time for
+ * since the timeline (re)started, and the playout delay and PLAY_ROOM_MS more; a sender's
+ * timestamps further ahead jumped (the gap would be longer than the time that passed). */
+static int64_t
+play_room(const struct play *p)
+{
+	int64_t frame_us = (int64_t)p->samples * 1000000 / p->rate;
+	int64_t wall = (int64_t)(ev_clock_us() - p->ft0_us) + ((int64_t)p->delay_ms +
+	    PLAY_ROOM_MS) * 1000;
+
+	return p->ft0_n - p->next_n + wall / frame_us;
+}
+
+/* The timeline goes on from frame next_n at timestamp ts, now. */
+static void
+play_timeline_start(struct play *p, uint32_t ts)
+{
+	p->fts0 = ts;
+	p->fts0_n = p->ft0_n = p->next_n;
+	p->ft0_us = ev_clock_us();
+}
+
+/* A frame from the depacketizer, in sequence order: place it on the media timeline by its
+ * timestamp, conceal what is missing before it. */
+static void
+play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
+{
+	struct mp3_frame f;
+	int64_t n;
+
+	p->frames_in++;
+	if (mp3_frame_parse(frame, len, &f) != (int)len) {
+		p->frames_malformed++;
+		return;
+	}
+	/* Some senders (GStreamer's mpegaudioparse ! rtpmpapay) pass the Xing/Info frame on:
+	 * at the start it is metadata, not a frame of audio. Further on (files joined with cat)
+	 * it has its place on the timeline and is decoded, as mpg123 does (a silent frame). */
+	if (!p->have_first && mp3_is_info(frame, len, &f)) {
+		p->info_frames++;
+		return;
+	}
+	if (!p->have_first) {
+		p->have_first = 1;
+		p->next_n = 0;
+		play_timeline_start(p, ts);
+	}
+	if (f.rate != p->rate || f.channels != p->channels || f.samples != p->samples) {
+		if (p->rate != 0)
+			play_decoder_open(p); /* a new stream (another file): no reservoir across */
+		p->rate = f.rate;
+		p->channels = f.channels;
+		p->samples = f.samples;
+		p->last_n = 0;
+		p->next_n = 0;
+		play_timeline_start(p, ts);
+	}
+	n = play_frame_index(p, ts, f.rate, f.samples);
+	if (n > p->next_n + play_room(p) || n < p->next_n - PLAY_STALE_MAX) {
+		/* a timestamp jump: a gap longer than the time that passed, or far back; the
+		 * timeline is spliced at this frame */
+		p->ts_splices++;
+		play_timeline_start(p, ts);
+		n = p->next_n;
+	}
+	if (n < p->next_n) {
+		p->frames_stale++;
+		return;
+	}
+	if (n > p->next_n) {
+		p->frames_gap += (uint64_t)(n - p->next_n);
+		play_conceal(p, n - p->next_n);
+		play_decoder_open(p);
+	}
+	play_decode(p, frame, len, &f, dummy);
+	p->next_n = n + 1;
+}
+
+void
+play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
+{
+	play_frame_x(arg, frame, len, ts, 0);
+}
+
+/* 3119: frames rebuilt from ADUs, dummies for the lost ones */
+void
+play_frame3119(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
+{
+	play_frame_x(arg, frame, len, ts, dummy);
+}
+
+void
+play_adu(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct play *p = arg;
+
+	if (fmt_3119_interleaved(adu, len)) {
+		fmt_3119_deint_put(p->di, adu, len, ts, p->dp3->index == 0);
+		return;
+	}
+	fmt_3119_deint_flush(p->di);
+	fmt_3119_deframe_put(p->df, adu, len, ts);
+}
+
+/* poc-fec: the ADUs of a group, recovered or received, in order */
+void
+play_adu_fec(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct play *p = arg;
+
+	fmt_3119_deframe_put(p->df, adu, len, ts);
+}
+
+void
+play_deint(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct play *p = arg;
+
+	fmt_3119_deframe_put(p->df, adu, len, ts);
+}

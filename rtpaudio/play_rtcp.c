@@ -1,0 +1,123 @@
+/* play_rtcp.c: `rtpaudio play`'s RTCP: receiver reports (RR, SDES, APP with the playout delay
+ * and the lateness), early ones for a late packet, the sender's reports in. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "play.h"
+
+/* One compound RR (+ SDES + APP with the playout delay and the lateness) to the sender. */
+static void
+play_send_rr(struct play *p)
+{
+	struct rtcp_block b;
+	struct rtcp_app app;
+	int64_t slack = p->fec_have_slack ? p->fec_slack_min_us : p->jb->slack_min_us;
+	uint8_t buf[128];
+	size_t n, sent;
+
+	p->rr_last_us = ev_clock_us();
+	rtcp_rx_block(&p->rx, p->ssrc, p->rr_last_us, &b);
+	app.playout_ms = p->delay_ms > 0 ? p->delay_ms : 1;
+	app.late = (uint32_t)(p->jb->late + p->fec_late);
+	app.slack_ms = RTCP_NO_SLACK;
+	if (p->jb->have_slack || p->fec_have_slack) /* rounded down: late by 0.1 ms is late */
+		app.slack_ms = slack >= 0 ? (int32_t)(slack / 1000) : -(int32_t)((999 - slack) / 1000);
+	p->jb->have_slack = p->fec_have_slack = 0;
+	n = rtcp_rr_pack(buf, sizeof(buf), p->my_ssrc, p->rx.init ? &b : NULL, &app);
+	if (n == 0)
+		return;
+	if (p->c != NULL) {
+		struct tp_msginfo mi;
+		rtpaudio_net_rtcp_info(&p->net, p->rtcp_ms, &mi);
+		/* advisory: a full buffer skips this one */
+		int rc = tp_send(p->c, buf, n, &mi, &sent);
+		if (rc == TP_OK)
+			p->rr_sent++;
+		else if (p->verbose)
+			fprintf(stderr, "rtpaudio play: RTCP: %s\n", rc == TP_RETRY ? "would block" :
+			    p->c->err);
+	} else if (p->rtcp_fd != -1 && p->rtcp_peerlen > 0) {
+		if (sendto(p->rtcp_fd, buf, n, 0, (struct sockaddr *)&p->rtcp_peer,
+		    p->rtcp_peerlen) >= 0)
+			p->rr_sent++;
+	}
+}
+
+void
+play_rr_tick(struct ev_loop *loop, void *arg)
+{
+	struct play *p = arg;
+
+	play_send_rr(p);
+	ev_timer_start(loop, &p->rr_t, p->rtcp_ms * 1000ull, play_rr_tick, p);
+}
+
+/* An RTCP packet from the sender: SRs (for LSR/DLSR) and the BYE that ends a UDP stream. */
+void
+play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
+{
+	struct rtcp_info ri;
+
+	if (rtcp_parse(buf, len, &ri) <= 0)
+		return;
+	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
+		p->sr_received++;
+		p->sr_packets = ri.packets;
+		p->have_sr_packets = 1;
+		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
+	}
+	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
+		/* The BYE comes on its own socket: after a stall, one wakeup may hand it over
+		 * before the media socket's last packets, which were sent before it. */
+		if (p->fd != -1)
+			play_udp(p->loop, p->fd, 0, p);
+		play_end(p);
+	}
+}
+
+/* A packet came after its play-out time: the sender hears of it now (an early report, as
+ * RFC 4585's early feedback; one per PLAY_EARLY_RR_MS at most), not at the next regular
+ * one, so that --lifetime auto cuts its lifetime before more come late. */
+void
+play_late_report(struct play *p)
+{
+	if (p->rtcp_ms > 0 && p->locked &&
+	    ev_clock_us() - p->rr_last_us >= PLAY_EARLY_RR_MS * 1000ull)
+		play_send_rr(p);
+}
+
+void
+play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct play *p = arg;
+	struct sockaddr_storage from;
+	socklen_t fromlen;
+	uint8_t buf[2048];
+	ssize_t n;
+
+	(void)loop;
+	(void)events;
+	for (;;) {
+		fromlen = sizeof(from);
+		if (p->eos || (n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+		    &fromlen)) < 0)
+			break;
+		if (n >= 8 && buf[1] == RTCP_SR) {
+			p->rtcp_peer = from;
+			p->rtcp_peerlen = fromlen;
+		}
+		play_rtcp_msg(p, buf, (size_t)n);
+	}
+}
+
+/* RTCP on a connection: its PPID on SCTP; on tcp RFC 5761's packet types 200..204. */
+int
+play_is_rtcp(const struct play *p, const uint8_t *buf, size_t len, const struct tp_msginfo *mi)
+{
+	return rtpaudio_net_is_rtcp(&p->net, buf, len, mi->ppid);
+}

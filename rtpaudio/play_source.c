@@ -1,0 +1,193 @@
+/* play_source.c: `rtpaudio play`'s source validation (RFC 3550 A.1: probation, jumps, a new
+ * SSRC) in front of the jitter buffer. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "play.h"
+
+/* The counters of the jitter buffer about to go. */
+static void
+play_retire(struct play *p)
+{
+	p->acc.played += p->jb->received;
+	p->acc.late += p->jb->late;
+	p->acc.duplicates += p->jb->duplicates;
+	p->acc.too_big += p->jb->too_big;
+	p->acc.lost += p->jb->lost;
+	p->acc.rebases += p->jb->rebases;
+}
+
+/* The sequence starts over (a jump confirmed, RFC 3550 A.1, or a new source): play out what
+ * the old sequence left, then start a new jitter buffer; the timeline is spliced (the next
+ * frame follows the last one, whatever its timestamp). 0, or -1 (out of memory: the old
+ * sequence stays). */
+static int
+play_restart(struct play *p)
+{
+	struct jitter *jb;
+
+	if ((jb = jitter_new(p->delay_ms)) == NULL)
+		return -1;
+	p->eos = 1; /* flush */
+	play_schedule(p);
+	p->eos = 0;
+	if (p->df != NULL) {
+		fmt_3119_deint_flush(p->di);
+		fmt_3119_deframe_flush(p->df);
+		fmt_3119_depack_init(p->dp3);
+		fmt_3119_deframe_init(p->df, play_frame3119, p);
+		fmt_3119_deint_init(p->di, play_deint, p);
+	}
+	play_tail(p);
+	fmt_2250_depack_init(&p->dp);
+	play_retire(p);
+	jitter_free(p->jb);
+	p->jb = jb;
+	p->have_first = 0;
+	return 0;
+}
+
+/* A packet of the current source into the jitter buffer */
+static void
+play_put(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len, uint64_t at)
+{
+	uint64_t late = p->jb->late;
+
+	jitter_put(p->jb, seq, ts, pl, len, at);
+	if (p->jb->late != late)
+		play_late_report(p);
+}
+
+static void
+play_hold_put(struct play_hold *h, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len,
+    uint64_t at)
+{
+	struct play_held *k = &h->pkt[h->n++];
+
+	k->seq = seq;
+	k->ts = ts;
+	k->at = at;
+	k->len = len;
+	memcpy(k->data, pl, len);
+}
+
+/* The held packets of the current source, now valid, into the jitter buffer */
+static void
+play_hold_release(struct play *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->hold.n; i++)
+		play_put(p, p->hold.pkt[i].seq, p->hold.pkt[i].ts, p->hold.pkt[i].data,
+		    p->hold.pkt[i].len, p->hold.pkt[i].at);
+	p->hold.n = 0;
+}
+
+/* A packet of the current source: validated as RFC 3550 A.1 does (a stray packet or a
+ * jump does not capture the sequence; a jump followed by the next packet restarts it). */
+void
+play_current(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len,
+    uint64_t at)
+{
+	switch (rtcp_rx_packet(&p->rx, seq, ts, at)) {
+	case RTCP_SEQ_OK:
+		p->pk_unvalidated += p->hold.n; /* a jump not followed */
+		p->hold.n = 0;
+		play_put(p, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_VALIDATED:
+		play_hold_release(p);
+		play_put(p, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_PROBATION:
+		if (p->hold.n == PLAY_HOLD) {
+			p->pk_unvalidated++;
+			break;
+		}
+		play_hold_put(&p->hold, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_PROBATION_AGAIN:
+		if (p->hold.n == 1 && p->hold.pkt[0].seq == seq) {
+			p->pk_duplicates++; /* the held one again: the probation is where it was */
+			break;
+		}
+		/* FALLTHROUGH */
+	case RTCP_SEQ_JUMP:
+		p->pk_unvalidated += p->hold.n;
+		p->hold.n = 0;
+		play_hold_put(&p->hold, seq, ts, pl, len, at);
+		break;
+	case RTCP_SEQ_RESTART:
+		p->restarts++;
+		if (p->verbose)
+			fprintf(stderr, "rtpaudio play: SSRC %08x: sequence restarted at %u\n",
+			    (unsigned)p->ssrc, (unsigned)(uint16_t)(seq - 1));
+		if (play_restart(p) == -1) {
+			p->pk_unvalidated += p->hold.n + 1;
+			p->hold.n = 0;
+			break;
+		}
+		play_hold_release(p);
+		play_put(p, seq, ts, pl, len, at);
+		break;
+	}
+}
+
+/* A sender that restarted comes back with a new SSRC, sequence numbers and timestamps
+ * (RFC 3550 section 8): play out what the old source left, then go on with the new one, its
+ * held packets first; the timeline is spliced. */
+static void
+play_switch(struct play *p)
+{
+	size_t i;
+
+	if (play_restart(p) == -1) {
+		p->other_ssrc += p->cand.n;
+		p->cand.n = 0;
+		p->have_cand = 0;
+		return;
+	}
+	if (p->verbose)
+		fprintf(stderr, "rtpaudio play: new source: SSRC %08x after %08x\n",
+		    (unsigned)p->cand_ssrc, (unsigned)p->ssrc);
+	p->pk_unvalidated += p->hold.n;
+	p->hold.n = 0;
+	p->span_done += rtcp_rx_span(&p->rx);
+	p->sr_packets_done += p->sr_packets;
+	p->sr_packets = 0;
+	p->sources++;
+	p->ssrc = p->cand_ssrc;
+	rtcp_rx_init(&p->rx, RTP_CLOCK_MPA); /* a new source */
+	p->have_cand = 0;
+	for (i = 0; i < p->cand.n; i++)
+		play_current(p, p->cand.pkt[i].seq, p->cand.pkt[i].ts, p->cand.pkt[i].data,
+		    p->cand.pkt[i].len, p->cand.pkt[i].at);
+	p->cand.n = 0;
+}
+
+/* A packet of another SSRC than the current source's: held; followed when PLAY_SWITCH_PKTS
+ * of them came in sequence with none of the current source between, or at once when the
+ * current source has been silent for PLAY_SWITCH_MS. Else counted as another source's. */
+void
+play_candidate(struct play *p, const struct rtp_hdr *h, uint64_t now)
+{
+	if (p->have_cand && (p->cand_ssrc != h->ssrc ||
+	    p->cand.pkt[p->cand.n - 1].seq != (uint16_t)(h->seq - 1))) {
+		p->other_ssrc += p->cand.n;
+		p->cand.n = 0;
+		p->have_cand = 0;
+	}
+	p->have_cand = 1;
+	p->cand_ssrc = h->ssrc;
+	play_hold_put(&p->cand, h->seq, h->ts, h->payload, h->plen, now);
+	if (p->cand.n >= PLAY_SWITCH_PKTS ||
+	    now - p->last_rx_us >= PLAY_SWITCH_MS * 1000ull) {
+		p->last_rx_us = now;
+		play_switch(p);
+	}
+}

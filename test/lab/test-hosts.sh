@@ -1,0 +1,208 @@
+#!/bin/bash
+# test/lab/test-hosts.sh: the experiments and the load generator on "real hosts" over ssh (TAP):
+# three network namespaces, each with its own sshd (keys made here, its own configuration, on its
+# own address; no system sshd touched), used through an inventory: experiments 01 and 04 in quick
+# mode with --hosts --emulate against the same in the plain lab, an interrupted run that puts
+# the qdiscs back, a host that fails, and a three-client httpload merge. Needs root, netns, netem,
+# kernel SCTP, OpenSSH's sshd: run it through test/integration/lab-hosts.sh (in the VM).
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# a private mount namespace: the ssh user below exists in it only
+if [ -z "${HOSTS_TEST_MNT:-}" ]; then
+	HOSTS_TEST_MNT=1 exec unshare -m bash "$0" "$@"
+fi
+. "$here/../lib.sh"
+py=/usr/bin/python3
+[ -x $py ] || py=python3
+for t in /usr/sbin/sshd ssh ssh-keygen; do
+	command -v $t >/dev/null || { echo "not ok 1 - $t missing (scripts/setup.sh installs openssh-server)"; exit 1; }
+done
+scratch lab-hosts
+chmod 755 "$tmp"
+ns=(hs$$a hs$$b hs$$c) br=hbr$$ net=10.30.0
+cleanup() {
+	local n
+	for n in "${ns[@]}"; do
+		for p in $(ip netns pids "$n" 2>/dev/null); do kill "$p" 2>/dev/null; done
+		ip netns del "$n" 2>/dev/null
+	done
+	ip link del "$br" 2>/dev/null
+	[ -z "${made_run_sshd:-}" ] || rmdir /run/sshd 2>/dev/null
+	scratch_cleanup
+}
+trap cleanup EXIT
+
+# The ssh user: uid 0 (netem needs root), its home here and /bin/sh as its shell, so that no
+# login file of the real root's runs (root's .bashrc here starts pyenv: seconds a command).
+mkdir -p "$tmp/home/.ssh"
+cp /etc/passwd "$tmp/passwd"
+echo "sctplab:x:0:0:sctpapps lab:$tmp/home:/bin/sh" >>"$tmp/passwd"
+mount --bind "$tmp/passwd" /etc/passwd
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/hostkey" && ssh-keygen -q -t ed25519 -N '' -f "$tmp/key"
+cp "$tmp/key.pub" "$tmp/home/.ssh/authorized_keys"
+[ -d /run/sshd ] || { mkdir -p /run/sshd && made_run_sshd=1; }
+
+# three hosts on one bridge: the namespaces' eth0 at $net.1-3, the controller at $net.254
+ip link add "$br" type bridge && ip addr add "$net.254/24" dev "$br" && ip link set "$br" up
+for i in 0 1 2; do
+	n=${ns[$i]} a=$net.$((i + 1))
+	ip netns add "$n"
+	ip -n "$n" link set lo up
+	ip link add "hv$$$i" type veth peer name eth0 netns "$n"
+	ip link set "hv$$$i" master "$br" up
+	ip -n "$n" addr add "$a/24" dev eth0
+	ip -n "$n" link set eth0 up
+	cat >"$tmp/sshd$i.conf" <<EOF
+ListenAddress $a
+Port 22
+HostKey $tmp/hostkey
+PidFile $tmp/sshd$i.pid
+AuthorizedKeysFile $tmp/home/.ssh/authorized_keys
+StrictModes no
+UsePAM no
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+MaxSessions 50
+MaxStartups 50
+EOF
+	ip netns exec "$n" /usr/sbin/sshd -f "$tmp/sshd$i.conf" -E "$tmp/sshd$i.log"
+done
+inv=$tmp/inventory
+cat >"$inv" <<EOF
+# the test's hosts: three namespaces, each its own sshd
+a   sctplab@$net.1 eth0 $net.1
+b   sctplab@$net.2 eth0 $net.2
+a2  sctplab@$net.3 eth0 $net.3
+a3  sctplab@$net.1 eth0 $net.1
+ssh -i $tmp/key -o UserKnownHostsFile=$tmp/known -o StrictHostKeyChecking=accept-new
+EOF
+ssh -n -i "$tmp/key" -o UserKnownHostsFile="$tmp/known" -o StrictHostKeyChecking=accept-new \
+	-o BatchMode=yes "sctplab@$net.2" 'id -u; ip -br addr show eth0' >"$tmp/probe" 2>&1
+grep -q "^0$" "$tmp/probe" && grep -q "$net.2/" "$tmp/probe"
+ok $? "ssh reaches host b's own sshd in its namespace ($(tr '\n' ' ' <"$tmp/probe"))"
+
+# --- experiments 01 and 04: the plain lab, then the same through the inventory ---
+t0=$(date +%s)
+"$root/test/experiments/run" --native --quick --out "$tmp/lab" 01 04 >"$tmp/lab.tap" 2>&1
+rc=$?
+diag "lab: $(tail -1 "$tmp/lab.tap") in $(($(date +%s) - t0)) s"
+grep '^not ok' "$tmp/lab.tap" | sed 's/^/# lab: /'
+ok $rc "experiments 01 and 04 in the plain lab ($(tail -1 "$tmp/lab.tap"))"
+t0=$(date +%s)
+"$root/test/experiments/run" --hosts "$inv" --emulate --quick --out "$tmp/hosts" 01 04 \
+	>"$tmp/hosts.tap" 2>&1
+rc=$?
+diag "hosts: $(tail -1 "$tmp/hosts.tap") in $(($(date +%s) - t0)) s"
+[ $rc = 0 ] || grep -E '^(not ok|#.*(lab|host)[: ])' "$tmp/hosts.tap" | head -20 | sed 's/^/# hosts: /'
+ok $rc "the same over ssh: run --hosts --emulate --quick 01 04 ($(tail -1 "$tmp/hosts.tap"))"
+
+# same rows, same order of magnitude (the VM's CPU is shared: loose)
+$py - "$tmp/lab" "$tmp/hosts" >"$tmp/cmp" <<'PY'
+import csv, sys, statistics
+bad = []
+for exp, key, val in (("01-loopback", ("protocol", "size_B"), "throughput_kbit_s"),
+                      ("04-http", ("link_mbit", "file_bytes", "transport"), "throughput_KBps")):
+    rows = []
+    for d in sys.argv[1:]:
+        rows.append({tuple(r[k] for k in key): r[val] for r in csv.DictReader(open("%s/%s/results.csv" % (d, exp)))})
+    lab, hosts = rows
+    if sorted(lab) != sorted(hosts):
+        bad.append("%s: rows differ: %s" % (exp, sorted(set(lab) ^ set(hosts))))
+    ratios = [float(hosts[k]) / float(lab[k]) for k in lab if k in hosts and lab[k] and hosts[k] and float(lab[k]) > 0]
+    far = [k for k in lab if k in hosts and lab[k] and hosts[k] and float(lab[k]) > 0 and not 0.1 <= float(hosts[k]) / float(lab[k]) <= 10]
+    print("%s: %d rows, hosts/lab %s: median %.2f, min %.2f, max %.2f; beyond 10x: %s" % (exp, len(lab), val,
+          statistics.median(ratios), min(ratios), max(ratios), far or "none"))
+    if not ratios or len(far) > len(ratios) // 10:
+        bad.append("%s: %d of %d cells differ by more than 10x" % (exp, len(far), len(ratios)))
+for b in bad:
+    print("MISMATCH " + b)
+sys.exit(1 if bad else 0)
+PY
+st=$?
+while IFS= read -r l; do diag "$l"; done <"$tmp/cmp"
+ok $st "the hosts' results.csv have the lab's rows, each within 10x of the lab's"
+p=$tmp/hosts/04-http/params.txt
+grep -q '^hosts: inventory .*netem' "$p" && grep -q "^host a: sctplab@$net.1 eth0" "$p" &&
+	grep -q "^host b: sctplab@$net.2 eth0" "$p" && grep -q '^  system: .*kernel ' "$p" &&
+	grep -q '^  nic eth0: mtu ' "$p" && grep -q '^  binaries .*msgperf (sctpapps)' "$p"
+ok $? "04's params.txt records the hosts, kernels, NICs, link emulation and binaries"
+grep -q 'on real hosts over ssh' "$tmp/hosts/01-loopback/report.md" &&
+	[ -s "$tmp/hosts/04-http/04-http-1mbit.png" ] && [ -s "$tmp/hosts/04-http/samples.csv" ]
+ok $? "reports and figures come back into the output folder ($(grep -o 'on real hosts over ssh[^.]*' "$tmp/hosts/01-loopback/report.md" | head -c 160))"
+left=""
+for i in 0 1 2; do
+	q=$(ip netns exec "${ns[$i]}" tc qdisc show dev eth0 root)
+	case "$q" in *netem*) left="$left ${ns[$i]}: $q;" ;; esac
+	m=$(ip netns exec "${ns[$i]}" cat /sys/class/net/lo/mtu)
+	[ "$m" = 65536 ] || left="$left ${ns[$i]}: lo mtu $m;"
+	for p in $(ip netns pids "${ns[$i]}"); do
+		c=$(tr '\0' ' ' <"/proc/$p/cmdline")
+		case "$c" in *sshd*) ;; *) left="$left ${ns[$i]}: $c;" ;; esac
+	done
+done
+[ -z "$left" ]
+ok $? "afterwards the hosts are as before: no netem, lo's MTU back, nothing left running${left:+ ($left)}"
+
+# --- interrupted: the qdiscs go back all the same ---
+"$root/test/experiments/run" --hosts "$inv" --emulate --quick --out "$tmp/int" 04 >"$tmp/int.tap" 2>&1 &
+rp=$!
+seen=0
+for _ in $(seq 300); do
+	ip netns exec "${ns[0]}" tc qdisc show dev eth0 root | grep -q netem && { seen=1; break; }
+	sleep 0.2
+done
+sleep 2
+kill -TERM $rp
+wait $rp
+rc=$?
+q=$(ip netns exec "${ns[0]}" tc qdisc show dev eth0 root; ip netns exec "${ns[1]}" tc qdisc show dev eth0 root)
+[ $seen = 1 ] && [ $rc -ne 0 ] && ! grep -q netem <<<"$q"
+ok $? "run stopped (SIGTERM) while netem was on: exit $rc, the qdiscs put back ($(echo $q | head -c 120))"
+
+# --- a failed host fails the run with its name and its first error line ---
+sed "s/^b .*/b sctplab@$net.9 eth0 $net.9/" "$inv" >"$tmp/bad"
+"$root/test/experiments/run" --hosts "$tmp/bad" --quick --out "$tmp/bad-out" 04 >"$tmp/bad.tap" 2>&1
+rc=$?
+line=$(grep -m1 "host b (sctplab@$net.9): cannot log in: ssh: " "$tmp/bad.tap")
+[ $rc -ne 0 ] && [ -n "$line" ]
+ok $? "an unreachable host b: the run fails naming it (exit $rc: ${line:-$(grep -m3 . "$tmp/bad.tap" | tr '\n' ' ')})"
+"$root/test/experiments/run" --hosts "$inv" --quick --out "$tmp/unsup" 02 >"$tmp/unsup.tap" 2>&1
+grep -q 'not ok 1 - experiment 02: not supported with --hosts yet' "$tmp/unsup.tap"
+ok $? "an experiment without hosts support says so ($(grep -m1 'not ok' "$tmp/unsup.tap"))"
+
+# --- three httpload clients at one moment, one merged report ---
+mkdir -p "$tmp/www"
+chmod 755 "$tmp/www"
+head -c 20000 /dev/urandom >"$tmp/www/f20k"
+ip netns exec "${ns[1]}" "$root/sctphttpd" -d "$tmp/www" -h "$net.2" -p 8080 -L "sctp:$net.2:8080" \
+	>"$tmp/httpd.log" 2>&1 &
+pids="$pids $!"
+wait_bound -n "${ns[1]}" 8080
+"$root/test/experiments/loadgen" --hosts "$inv" --clients a,a2,a3 --out "$tmp/lg" -- \
+	--proto sctp --streams 10 --server '{ADDR:b}' --port 8080 --uri /f20k --num-conns 8 \
+	--num-calls 10 --timeout 30 >"$tmp/lg.out" 2>&1
+rc=$?
+grep '^client \|^Merged\|^Total\|^Latency' "$tmp/lg.out" | while IFS= read -r l; do diag "$l"; done
+ok $rc "loadgen: three clients over ssh (a, a2, a3), exit $rc"
+$py - "$tmp/lg" <<'PY' >"$tmp/lgcmp"
+import json, sys, glob
+d = sys.argv[1]
+m = json.load(open(d + "/merged.json"))
+cs = [json.load(open(f)) for f in sorted(glob.glob(d + "/client-*.json"))]
+bad = [k for k in ("connections", "requests", "replies") if m[k] != sum(c[k] for c in cs)]
+bad += ["errors." + k for k in m["errors"] if m["errors"][k] != sum(c["errors"][k] for c in cs)]
+bad += ["bytes." + k for k in m["bytes"] if m["bytes"][k] != sum(c["bytes"][k] for c in cs)]
+if m["raw"]["lat"]["n"] != sum(c["raw"]["lat"]["n"] for c in cs): bad.append("latency calls")
+if abs(m["clients_rate_sum"]["reply_rate"] - sum(c["reply_rate"] for c in cs)) > 0.01: bad.append("reply rate sum")
+print("%d clients; replies %d = %s; reply rate sum %.1f/s" % (len(cs), m["replies"],
+      " + ".join(str(c["replies"]) for c in cs), m["clients_rate_sum"]["reply_rate"]))
+if len(cs) != 3 or m["replies"] != 3 * 80: bad.append("not 3 x 80 replies")
+print("MISMATCH " + ", ".join(bad) if bad else "sums agree")
+sys.exit(1 if bad else 0)
+PY
+st=$?
+ok $st "the merged report's totals are the sums of the three clients' ($(tr '\n' ' ' <"$tmp/lgcmp"))"
+# what ran, for a look afterwards (test/vm/run --out DIR, or natively $VM_OUT)
+[ -z "${VM_OUT:-}" ] || cp -r "$tmp/lab" "$tmp/hosts" "$tmp"/*.tap "$tmp/lg" "$VM_OUT/" 2>/dev/null
+done_testing

@@ -1,0 +1,85 @@
+#!/bin/bash
+# churn-bench.sh: a long association churn against one sctphttpd over usrsctp: httpload -c C
+# with one association per request (1 KiB file), in chunks of CHUNK seconds until TOTAL
+# associations were served. After each chunk: the associations so far, the chunk's rate and
+# errors, the server's RSS and the load average (RSS flat over the churn: nothing kept per
+# association). With SCTPHTTPD pointing at a sanitizer build (ASan, TSan) this is the crash hunt:
+# the server's stderr is searched for sanitizer reports. Markdown on stdout; exit 1 if the
+# server died or a sanitizer reported anything.
+#   test/perf/churn-bench.sh [TOTAL]   (default 200000; C=50, CHUNK=20)
+#   test/perf/churn-bench.sh 1000000 >docs/churn.md: the figure of docs/churn.md
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=${top_builddir:-$(cd "$here/../.." && pwd)}
+. "$here/bench-lib.sh"
+bench_netns "$@"
+TOTAL=${1:-200000}
+C=${C:-50}
+CHUNK=${CHUNK:-20}
+bench_need "$SCTPHTTPD" "$HTTPLOAD" python3
+tmp=$(mktemp -d /tmp/churn-bench.XXXXXX)
+pids=
+trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+mkdir "$tmp/doc"
+head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+base=$(free_udp_block 2)
+"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
+    -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
+hpid=$!
+pids="$pids $hpid"
+wait_log "$tmp/h.err" 'listening on usrsctp' $hpid || { echo "churn-bench: sctphttpd did not start" >&2; cat "$tmp/h.err" >&2; exit 1; }
+field() { python3 -c 'import json, sys
+try:
+    v = json.load(open(sys.argv[1]))
+    for k in sys.argv[2].split("/"):
+        v = v[k]
+    print(v)
+except Exception:
+    print(0)' "$@"; }
+
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+echo "## Association churn: sctphttpd over usrsctp"
+echo
+echo "Written by test/perf/churn-bench.sh $TOTAL on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit,"
+echo "host $(uname -n), $(nproc) CPUs (shared: read the load column)."
+echo
+echo "httpload -c $C --num-calls 1 (one association per request, 1 KiB file) in chunks of ${CHUNK} s"
+echo "until $TOTAL associations; server: ${SCTPHTTPD##*/}$([ -n "${SAN:-}" ] && echo " ($SAN)")."
+echo "Load average at the start: $(bench_load). Server RSS at the start: $(rss_kb $hpid) kB."
+echo
+echo "| chunk | associations so far | associations/s | errors | server RSS kB | load |"
+echo "|---|---|---|---|---|---|"
+done_n=0 k=0 died=0
+rss_half=
+while [ "$done_n" -lt "$TOTAL" ]; do
+	k=$((k + 1))
+	"$HTTPLOAD" --server 127.0.0.1 --port 8080 --uri /1k.bin --proto usrsctp \
+	    --udp-encaps-port $((base + 1)) --udp-port "$base" -c "$C" -d "$CHUNK" --num-calls 1 \
+	    --timeout 10 --json >"$tmp/j" 2>>"$tmp/l.err"
+	n=$(field "$tmp/j" connections)
+	done_n=$((done_n + n))
+	kill -0 $hpid 2>/dev/null || died=1
+	rss=$(rss_kb $hpid)
+	[ -z "$rss_half" ] && [ "$done_n" -ge $((TOTAL / 2)) ] && rss_half=$rss
+	echo "| $k | $done_n | $(field "$tmp/j" conn_rate) | $(field "$tmp/j" errors/total) | ${rss:-gone} | $(bench_load) |"
+	[ $died = 1 ] && break
+	[ "$n" -gt 0 ] || break
+done
+echo
+rss_end=$(rss_kb $hpid)
+echo "Server RSS: ${rss_half:-?} kB at half the associations, ${rss_end:-gone} kB at the end. Load average at the end: $(bench_load)."
+kill $hpid 2>/dev/null
+wait $hpid 2>/dev/null
+st=$?
+bad=$(grep -c 'Sanitizer\|runtime error' "$tmp/h.err")
+echo "Server exit status $st after SIGTERM; sanitizer reports: $bad."
+if [ $died = 1 ] || [ "$bad" -gt 0 ]; then
+	echo
+	echo '```'
+	grep -A30 -m3 'Sanitizer\|runtime error' "$tmp/h.err" | head -90
+	echo '```'
+	exit 1
+fi
+exit 0

@@ -1,0 +1,35 @@
+#!/bin/sh
+# httpd-structure.sh: sctphttpd's module structure (docs/design.md): the #include "x.h" edges
+# among httpd/'s files have no circle (each module, x.c with x.h, only uses the ones below it),
+# no file is over 700 lines unless its opening comment says it is one concern, and no transport
+# is told by its name (capabilities are asked of lib/tp.h instead).
+. "$(dirname "$0")/../lib.sh"
+d=$top_srcdir/httpd
+scratch httpd-structure
+
+# "from to" for each #include "to.h" of from.c or from.h where httpd/to.h exists
+for f in "$d"/*.c "$d"/*.h; do
+	from=$(basename "$f"); from=${from%.*}
+	sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r to; do
+		[ -f "$d/$to.h" ] && [ "$to" != "$from" ] && echo "$from $to"
+	done
+done | sort -u >"$tmp/edges"
+diag "$(wc -l <"$tmp/edges") include edges among httpd's modules:"
+awk '{ e[$1] = e[$1] " " $2 } END { for (m in e) print "#   " m " ->" e[m] }' "$tmp/edges" | sort
+tsort "$tmp/edges" >"$tmp/order" 2>"$tmp/loop"
+[ -s "$tmp/edges" ] && ! grep -q . "$tmp/loop"
+ok $? "no include circle among httpd's modules ($(tac "$tmp/order" | tr '\n' ' '))" ||
+    sed 's/^/# /' "$tmp/loop"
+
+big=
+for f in "$d"/*.c; do
+	n=$(wc -l <"$f")
+	[ "$n" -le 700 ] || head -n 3 "$f" | grep -q 'one concern' || big="$big $(basename "$f") ($n)"
+done
+[ -z "$big" ]
+ok $? "no file in httpd/ over 700 lines but one concern's${big:+: over:$big}"
+
+grep -nE 'str(n?case)?cmp\([^;]*"(tcp|unix|tcpm|unixm|sctp|sctp1m|usrsctp)"' "$d"/*.c >"$tmp/names"
+[ ! -s "$tmp/names" ]
+ok $? "no transport name compared as a string in httpd/" || sed 's/^/# /' "$tmp/names"
+done_testing
