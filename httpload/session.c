@@ -21,6 +21,7 @@ struct sess_stream {
 	struct http_chunked ch;
 	char *buf;                /* ST_HEAD: the head so far (heads are parsed from the start) */
 	size_t len, cap;
+	int mid;                  /* the last piece did not end its user message */
 };
 
 struct sess {
@@ -99,6 +100,13 @@ static void sess_deferred(struct ev_loop *loop, void *arg);
  * server's abort of the transactions on those streams (the draft's reset): a reply still
  * owed there will never be complete. Noted here, acted on once the read returned.
  */
+/* Stream sid is in the middle of a user message (its first piece came, not its last). */
+static int
+sess_mid(const struct sess *s, uint16_t sid)
+{
+	return s->msg && s->st != NULL && sid < s->nstreams && s->st[sid].mid;
+}
+
 static void
 sess_note(struct tp_conn *c, const char *what, void *arg)
 {
@@ -736,9 +744,11 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 			if (got == 0)
 				continue;
 			/* Draft: PPID 63 is HTTP; nothing else is taken as HTTP unless told to
-			 * (--accept-ppid0: the unspecified 0 of generic tools). */
+			 * (--accept-ppid0: the unspecified 0 of generic tools). A message's first
+			 * piece tells it: with I-DATA (RFC 8260) only the first fragment carries
+			 * the PPID, and a later piece may come with another number in its place. */
 			if ((c->ops->caps & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP &&
-			    !(mi.ppid == 0 && s->o.accept_ppid0)) {
+			    !(mi.ppid == 0 && s->o.accept_ppid0) && !sess_mid(s, mi.stream)) {
 				sess_end(s, LOAD_E_OTHER, "data with PPID %u on stream %u, not HTTP's 63%s",
 				    mi.ppid, mi.stream, mi.ppid == 0 ? " (--accept-ppid0 takes it)" : "");
 				return;
@@ -746,6 +756,8 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 			if (sess_input(s, (c->ops->caps & TP_CAP_STREAMS) ? mi.stream : 0,
 			    sess_rbuf, got) < 0)
 				return;
+			if (s->msg && s->st != NULL && mi.stream < s->nstreams)
+				s->st[mi.stream].mid = !(mi.flags & TP_F_EOR);
 			/* A byte stream that filled less than the buffer is drained: no read
 			 * just to see EAGAIN (the loop is level-triggered; more will wake it). */
 			if (!s->msg && got < sizeof(sess_rbuf))

@@ -262,7 +262,7 @@ def main():
     p("Raw runs: `samples.csv` (every repetition), `results.csv` (medians), `unshaped.csv`, "
       "`raw/` (each client's output and per-request latencies).%s" % (
           " Quick mode: %d cell(s) of the grid (%s), the page only, one run each, without "
-          "the rows of 10 streams and 6 connections; the full grid: %s." % (
+          "the rows of 10 streams, 6 connections and I-DATA; the full grid: %s." % (
               len(cells.split()), cells.strip(), GRID)
           if quick == "1" else
           " Cells measured: %s (%s), a subset of the full grid (`make experiments "
