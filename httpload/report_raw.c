@@ -1,5 +1,6 @@
 /* report_raw.c: --json's "raw" section, every counter a report is made from (histograms
  * bucket by bucket, sums not means), and its reading back: what httpload merge adds up. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +145,9 @@ raw_tok_u64(const char *tok, uint64_t *v)
 
 	if (*tok == '-' || strpbrk(tok, ".eE") != NULL)
 		return -1;
+	errno = 0;
 	*v = strtoull(tok, &end, 10);
-	return *end == '\0' ? 0 : -1;
+	return *end == '\0' && errno == 0 ? 0 : -1;
 }
 
 static int
@@ -170,7 +172,7 @@ raw_pair(struct raw_read *r, const char *path, const size_t *idx, uint64_t v, ch
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "%s: bucket %llu out of range", path,
+	snprintf(err, errlen, "%s: bucket %llu out of range, or its count too large", path,
 	    (unsigned long long)r->pair[0]);
 	return -1;
 }

@@ -307,7 +307,8 @@ where() {
 {
 	echo "## 04. HTTP: TCP vs SCTP with 1, 10 and 100 streams (figures 9-10)"
 	echo
-	echo "sctphttpd on host b, httpload on host a, one emulated link (netem on both ends) $(where),"
+	echo "sctphttpd on host b, httpload on host a, $([ -n "${LAB_HOSTS:-}" ] && [ "${LAB_EMULATE:-0}" != 1 ] &&
+		echo "the real link between them" || echo "one emulated link (netem on both ends)") $(where),"
 	echo "$([ "$QUICK" = 1 ] && echo "quick mode" || echo "full run"), $t_run s of measurements. Files are fetched one after the other: over"
 	echo "TCP one transaction per connection (as thttpd 2.25b and httperf did in the paper), over SCTP"
 	echo "one transaction per stream, an association carrying as many at once as it has streams"

@@ -126,6 +126,11 @@ sed 's/"hist":\[\[/"hist":[[999999999,/' "$tmp/c0.json" >"$tmp/range.json"
 rc=$?
 [ $rc = 2 ] && grep -q 'out of range\|not \[\[key' "$tmp/e3"
 ok $? "a histogram bucket out of range: exit 2 ($rc: $(cat "$tmp/e3"))"
+printf '{"requests":99999999999999999999999,"raw":{"format":1}}' >"$tmp/big.json"
+"$hl" merge "$tmp"/big.json >/dev/null 2>"$tmp/e5"
+rc=$?
+[ $rc = 2 ] && grep -q "requests: bad number" "$tmp/e5"
+ok $? "a count beyond 64 bits: exit 2 ($rc: $(cat "$tmp/e5"))"
 "$hl" merge "$tmp/nonexistent.json" >/dev/null 2>"$tmp/e4"
 rc=$?
 [ $rc = 2 ] && grep -q 'nonexistent.json: cannot read' "$tmp/e4"
