@@ -114,3 +114,31 @@ nginx_conf() {
 	}
 	CONF
 }
+
+# bench_scratch NAME: $tmp (removed at exit, with the processes in $pids killed), a document
+# root $tmp/doc with a 1 KiB file, and file descriptors for thousands of associations
+bench_scratch() {
+	tmp=$(mktemp -d "/tmp/$1.XXXXXX")
+	pids=
+	trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+	mkdir "$tmp/doc"
+	head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
+	ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+}
+
+# bench_usrsctp_httpd NAME [ARGS...]: sctphttpd on usrsctp:127.0.0.1:8080 (UDP ports $base and
+# $base+1, from free_udp_block) serving $tmp/doc, with ARGS; its pid in $hpid, its stderr in
+# $tmp/h.err; exits the script if it does not start
+bench_usrsctp_httpd() {
+	local name=$1
+	shift
+	base=$(free_udp_block 2)
+	"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
+	    "$@" -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
+	hpid=$!
+	pids="$pids $hpid"
+	wait_log "$tmp/h.err" 'listening on usrsctp' $hpid && return 0
+	echo "$name: sctphttpd did not start" >&2
+	cat "$tmp/h.err" >&2
+	exit 1
+}

@@ -17,19 +17,8 @@ TOTAL=${1:-200000}
 C=${C:-50}
 CHUNK=${CHUNK:-20}
 bench_need "$SCTPHTTPD" "$HTTPLOAD" python3
-tmp=$(mktemp -d /tmp/churn-bench.XXXXXX)
-pids=
-trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
-mkdir "$tmp/doc"
-head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-
-base=$(free_udp_block 2)
-"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
-    -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
-hpid=$!
-pids="$pids $hpid"
-wait_log "$tmp/h.err" 'listening on usrsctp' $hpid || { echo "churn-bench: sctphttpd did not start" >&2; cat "$tmp/h.err" >&2; exit 1; }
+bench_scratch churn-bench
+bench_usrsctp_httpd churn-bench
 field() { python3 -c 'import json, sys
 try:
     v = json.load(open(sys.argv[1]))

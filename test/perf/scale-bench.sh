@@ -22,20 +22,9 @@ OPEN_N=${OPEN_N-1000}      # the open-loop row: OPEN_N associations (empty: no s
 OPEN_RATE=${OPEN_RATE:-2000} # ... asked OPEN_RATE requests/s in all
 OPEN_CALLS=20              # ... in sessions of this many calls
 bench_need "$SCTPHTTPD" "$HTTPLOAD" python3 ss
-tmp=$(mktemp -d /tmp/scale-bench.XXXXXX)
-pids=
-trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
-mkdir "$tmp/doc"
-head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-
-base=$(free_udp_block 2)
+bench_scratch scale-bench
 tp=$(free_tcp)
-"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
-    -p "$tp" -h 127.0.0.1 -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
-hpid=$!
-pids="$pids $hpid"
-wait_log "$tmp/h.err" 'listening on usrsctp' $hpid || { echo "scale-bench: sctphttpd did not start" >&2; cat "$tmp/h.err" >&2; exit 1; }
+bench_usrsctp_httpd scale-bench -p "$tp" -h 127.0.0.1
 rss0=$(rss_kb $hpid)
 
 load() { # PROTO N ka|one|open -> JSON on stdout
