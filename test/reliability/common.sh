@@ -85,9 +85,9 @@ load_verified() {
 	timeout $((4 * to + 60)) $pre "$LD" --server "$srv" --port $tp --timeout $to --json \
 	    --verify-manifest "$tmp/manifest" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
 	rc=$?
-	replies=$(grep -o '"replies":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
-	errors=$(grep -o '"errors":{"total":[0-9]*' "$tmp/$name.json" | grep -o '[0-9]*$')
-	corrupt=$(grep -o '"corrupt":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
-	content=$(grep -o '"content":[0-9]*' "$tmp/$name.json" | cut -d: -f2)
+	replies=$(grep -o '"replies":[0-9]*' "$tmp/$name.json" | head -n 1 | cut -d: -f2)
+	errors=$(grep -o '"errors":{"total":[0-9]*' "$tmp/$name.json" | grep -o '[0-9]*$' | head -n 1)
+	corrupt=$(grep -o '"corrupt":[0-9]*' "$tmp/$name.json" | head -n 1 | cut -d: -f2)
+	content=$(grep -o '"content":[0-9]*' "$tmp/$name.json" | head -n 1 | cut -d: -f2)
 	[ $rc = 0 ] && [ "${errors:-1}" = 0 ] && [ "${corrupt:-1}" = 0 ]
 }

@@ -68,10 +68,10 @@ soak() { # soak NAME SERVER-LISTEN HTTPLOAD-ARGS...
 	# the end: the last sample under load (the connections still open)
 	diag "$name end: RSS $rss1 kB, $fd1 fds (max $rssmax kB, $fdmax fds)"
 	local j=$tmp/$name.json
-	calls=$(grep -o '"replies":[0-9]*' "$j" | cut -d: -f2)
-	errors=$(grep -o '"errors":{"total":[0-9]*' "$j" | grep -o '[0-9]*$')
-	corrupt=$(grep -o '"corrupt":[0-9]*' "$j" | cut -d: -f2)
-	bytes=$(grep -o '"content":[0-9]*' "$j" | cut -d: -f2)
+	calls=$(grep -o '"replies":[0-9]*' "$j" | head -n 1 | cut -d: -f2)
+	errors=$(grep -o '"errors":{"total":[0-9]*' "$j" | grep -o '[0-9]*$' | head -n 1)
+	corrupt=$(grep -o '"corrupt":[0-9]*' "$j" | head -n 1 | cut -d: -f2)
+	bytes=$(grep -o '"content":[0-9]*' "$j" | head -n 1 | cut -d: -f2)
 	[ $rc = 0 ] && [ "${errors:-1}" = 0 ] && [ "${corrupt:-1}" = 0 ] && [ "${calls:-0}" -gt 0 ]
 	ok $? "$name: $dur s, ${calls:-0} calls verified (${bytes:-0} body bytes), errors ${errors:-?}, corrupt ${corrupt:-?}"
 	[ $rc = 0 ] || sed 's/^/#   /' "$j" "$tmp/$name.err" | head -n 5
