@@ -216,8 +216,13 @@ lab_b() { lab_exec b "$@"; }
 # lab_bg a|b|r CMD...: start CMD in that host in the background; its pid in $LAB_PID (call this
 # directly, not in $(...), or the pid is lost); lab_teardown kills it.
 lab_bg() {
-	lab_ns_of "$1" >/dev/null || exit 1
-	lab_exec "$@" &
+	local ns
+	ns=$(lab_ns_of "$1") || exit 1
+	shift
+	# ip netns exec itself, not lab_exec (a function: a subshell of its own in the background),
+	# so that $! is the program (ip netns exec execs it): killing and waiting for it reach the
+	# program. test/lab/hosts.sh has its own lab_bg.
+	ip netns exec "$ns" "$@" &
 	LAB_PID=$!
 	LAB_PIDS="$LAB_PIDS $LAB_PID"
 }
@@ -289,8 +294,8 @@ lab_unshaped() {
 # lab_iperf_mbit DST: TCP rate a -> DST (iperf3, 2 s) in Mbit/s, or nothing
 lab_iperf_mbit() {
 	local port=$((5201 + RANDOM % 20000)) pid
-	lab_exec b iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
-	pid=$!
+	lab_bg b iperf3 -s -1 -p "$port" >/dev/null 2>&1
+	pid=$LAB_PID
 	sleep 0.5
 	lab_exec a iperf3 -c "$1" -p "$port" -t 2 -f m 2>&1 |
 		awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i+1) == "Mbits/sec") v = $i } END { print v }'
