@@ -77,11 +77,11 @@ wait $last 2>/dev/null
 # and "clear" removes what was known.
 cat >"$tmp/srv.py" <<'PY'
 import http.server, sys
-alts = sys.argv[2:]
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
+alts = dict(a.split(" ", 1) for a in sys.argv[2:])  # "PATH ALT-SVC": the answer by path,
+class H(http.server.BaseHTTPRequestHandler):          # not by order (a retried request
+    def do_GET(self):                                  # must not shift the next one's)
         self.send_response(200)
-        self.send_header("Alt-Svc", alts.pop(0) if alts else "clear")
+        self.send_header("Alt-Svc", alts.get(self.path, "clear"))
         self.send_header("Content-Length", "2")
         self.end_headers()
         self.wfile.write(b"ok")
@@ -92,18 +92,18 @@ print("ready", flush=True)
 s.serve_forever()
 PY
 pp=$((tp + 1))
-/usr/bin/python3 "$tmp/srv.py" $pp 'http%2F1.1+sctp="evil.example:8081"; ma=600' \
-    'h3=":443", http%2F1.1+sctp=":9000"; ma=60' >"$tmp/py.out" 2>&1 &
+/usr/bin/python3 "$tmp/srv.py" $pp '/evil http%2F1.1+sctp="evil.example:8081"; ma=600' \
+    '/multi h3=":443", http%2F1.1+sctp=":9000"; ma=60' >"$tmp/py.out" 2>&1 &
 pids="$pids $!"
 wait_bound $pp
-ask() { timeout 10 "$G" -s -m 5 --proto auto --alt-cache "$cache" "http://127.0.0.1:$pp/x" >/dev/null 2>&1; }
-ask
+ask() { timeout 10 "$G" -s -m 5 --proto auto --alt-cache "$cache" "http://127.0.0.1:$pp$1" >/dev/null 2>&1; }
+ask /evil
 ! grep -q "^127.0.0.1:$pp " "$cache"
 ok $? "an alternative on another host (evil.example) is not taken"
-ask
+ask /multi
 grep -qx "127.0.0.1:$pp 9000 0 [0-9]* - 0" "$cache"
 ok $? "the http/1.1+sctp one of several alternatives (after h3) is taken, without sctp-udp"
-ask
+ask /clear
 grep -qx "127.0.0.1:$pp 0 0 0 [-a-z]* [0-9]*" "$cache"
 ok $? "Alt-Svc: clear removes it"
 "$G" --help | grep -q -- '--proto tcp|sctp|sctp1m|usrsctp|auto' && "$H" --help | grep -q -- '--alt-svc'
