@@ -87,6 +87,20 @@ for k in sys.argv[1].split("/"):
 print(v)' "$1"
 }
 
+# json_field FILE KEY/KEY... [DEFAULT]: that value of the JSON in FILE, or DEFAULT (else nothing)
+# when the file or the key is missing
+json_field() {
+	python3 -c 'import json, sys
+try:
+    v = json.load(open(sys.argv[1]))
+    for k in sys.argv[2].split("/"):
+        v = v[k]
+    print(v)
+except Exception:
+    if len(sys.argv) > 3:
+        print(sys.argv[3])' "$@"
+}
+
 # nginx_conf WORKERS MASTER PORT: $tmp/nginx/nginx.conf serving $tmp/doc
 nginx_conf() {
 	cat >"$tmp/nginx/nginx.conf" <<-CONF

@@ -19,14 +19,7 @@ CHUNK=${CHUNK:-20}
 bench_need "$SCTPHTTPD" "$HTTPLOAD" python3
 bench_scratch churn-bench
 bench_usrsctp_httpd churn-bench
-field() { python3 -c 'import json, sys
-try:
-    v = json.load(open(sys.argv[1]))
-    for k in sys.argv[2].split("/"):
-        v = v[k]
-    print(v)
-except Exception:
-    print(0)' "$@"; }
+field() { json_field "$1" "$2" 0; }
 
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "## Association churn: sctphttpd over usrsctp"

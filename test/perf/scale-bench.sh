@@ -45,14 +45,7 @@ load() { # PROTO N ka|one|open -> JSON on stdout
 		"$HTTPLOAD" $args --port "$tp" 2>>"$tmp/l.err"
 	fi
 }
-field() { python3 -c 'import json, sys
-try:
-    v = json.load(open(sys.argv[1]))
-    for k in sys.argv[2].split("/"):
-        v = v[k]
-    print(v)
-except Exception:
-    pass' "$@"; }
+field() { json_field "$1" "$2"; }
 
 echo "## Scaling: sctphttpd over usrsctp beside TCP"
 echo
