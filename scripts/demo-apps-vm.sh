@@ -15,6 +15,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+. test/nginx.sh # nginx_conf
 S="ip netns exec demo-srv"
 C="ip netns exec demo-cli"
 
@@ -65,22 +66,8 @@ row() { # row LABEL REPLIES SECONDS
 }
 # HTTP/2: nginx, cleartext h2c (prior knowledge), h2load's 100 streams on one connection
 if command -v nginx >/dev/null && command -v h2load >/dev/null; then
-	mkdir -p "$tmp/ng"
-	cat >"$tmp/ng/nginx.conf" <<NG
-daemon off;
-master_process off;
-user root;
-pid $tmp/ng/nginx.pid;
-error_log $tmp/ng/error.log;
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path $tmp/ng; proxy_temp_path $tmp/ng; fastcgi_temp_path $tmp/ng;
-	uwsgi_temp_path $tmp/ng; scgi_temp_path $tmp/ng;
-	http2_max_concurrent_streams 128;
-	server { listen 10.99.0.1:8443 http2; root $tmp/www; }
-}
-NG
+	nginx_conf "$tmp/ng" "http2_max_concurrent_streams 128;" \
+	    "server { listen 10.99.0.1:8443 http2; root $tmp/www; }"
 	$S nginx -c "$tmp/ng/nginx.conf" -p "$tmp/ng" >/dev/null 2>&1 &
 	pids="$pids $!"
 	sleep 1

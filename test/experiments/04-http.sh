@@ -18,6 +18,7 @@ LAB_OUT=$EXP_OUT
 export EXP_ROOT QUICK EXP_OUT LAB_OUT
 cd "$EXP_ROOT" || exit 1
 . test/lab/lab.sh
+. test/nginx.sh # nginx_conf
 
 HL=$EXP_ROOT/httpload/httpload
 HTTPD=$EXP_ROOT/sctphttpd
@@ -91,24 +92,9 @@ for n in sorted(os.listdir(sys.argv[1])):
     d = open(os.path.join(sys.argv[1], n), "rb").read()
     print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
 PYM
-cat >"$work/ng/nginx.conf" <<NG
-daemon off;
-master_process off;
-worker_processes 1;
-user root;
-pid $work/ng/nginx.pid;
-error_log $work/ng/error.log;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $work/ng; proxy_temp_path $work/ng; fastcgi_temp_path $work/ng;
-	uwsgi_temp_path $work/ng; scgi_temp_path $work/ng;
-	types { application/octet-stream f; }
-	default_type application/octet-stream;
-	sendfile on;
-	server { listen $LAB_B_IP:$NGPORT; root $work/www; }
-}
-NG
+nginx_conf "$work/ng" "types { application/octet-stream f; }" \
+    "default_type application/octet-stream;" "sendfile on;" \
+    "server { listen $LAB_B_IP:$NGPORT; root $work/www; }"
 trap 'lab_teardown; rm -rf "$work"' EXIT
 
 first=${LINKS%% *}

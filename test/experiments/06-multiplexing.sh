@@ -26,6 +26,7 @@ set -u
 : "${EXP_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 cd "$EXP_ROOT" || exit 1
 . test/experiments/common.sh # the lab, check, exp_plot, exp_where, exp_done
+. test/nginx.sh # nginx_conf
 HERE=$EXP_ROOT/test/experiments/06-multiplexing
 
 HL=$EXP_ROOT/httpload/httpload
@@ -114,30 +115,10 @@ first=${CELLS# }
 first=${first%% *}
 IFS=: read -r rate delay loss <<<"$first"
 lab_two_hosts "$rate" "$delay" "$loss"
-cat >"$work/ng/nginx.conf" <<NG
-daemon off;
-master_process off;
-worker_processes 1;
-user root;
-pid $work/ng/nginx.pid;
-error_log $work/ng/error.log;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $work/ng; proxy_temp_path $work/ng; fastcgi_temp_path $work/ng;
-	uwsgi_temp_path $work/ng; scgi_temp_path $work/ng;
-	default_type application/octet-stream;
-	sendfile on;
-	keepalive_requests 10000;
-	http2_max_concurrent_streams 128;
-	server { listen $LAB_B_IP:$H2C http2; root $work/www; }
-	server {
-		listen $LAB_B_IP:$H2S ssl http2; root $work/www;
-		ssl_certificate $work/cert.pem; ssl_certificate_key $work/key.pem;
-		ssl_protocols TLSv1.3;
-	}
-}
-NG
+nginx_conf "$work/ng" "default_type application/octet-stream;" "sendfile on;" \
+    "keepalive_requests 10000;" "http2_max_concurrent_streams 128;" \
+    "server { listen $LAB_B_IP:$H2C http2; root $work/www; }" \
+    "server { listen $LAB_B_IP:$H2S ssl http2; root $work/www; ssl_certificate $work/cert.pem; ssl_certificate_key $work/key.pem; ssl_protocols TLSv1.3; }"
 lab_record
 {
 	echo "experiment 06: cells $CELLS (rate:one-way delay ms:loss % each way), workloads $WORKLOADS, rows $ROWS, repetitions $REPS (median kept, min and max reported)"

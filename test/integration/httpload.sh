@@ -1,6 +1,7 @@
 #!/bin/bash
 # httpload.sh: httpload against nginx and lighttpd over TCP, next to httperf; errors; httpget.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../nginx.sh"
 hl="$top_builddir/httpload/httpload"
 hg="$top_builddir/httpload/httpget"
 bad="$top_srcdir/test/integration/httpload-badserver.py"
@@ -47,20 +48,8 @@ EOF
 servers=""
 if command -v nginx >/dev/null 2>&1; then
 	ngport=$(free_port)
-	cat >"$tmp/ng/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $tmp/ng/nginx.pid;
-error_log $tmp/ng/error.log;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	client_body_temp_path $tmp/ng; proxy_temp_path $tmp/ng; fastcgi_temp_path $tmp/ng;
-	uwsgi_temp_path $tmp/ng; scgi_temp_path $tmp/ng;
-	types { application/octet-stream bin; }
-	server { listen 127.0.0.1:$ngport; root $tmp/root; keepalive_requests 100000; }
-}
-EOF
+	nginx_conf "$tmp/ng" "types { application/octet-stream bin; }" \
+	    "server { listen 127.0.0.1:$ngport; root $tmp/root; keepalive_requests 100000; }"
 	nginx -c "$tmp/ng/nginx.conf" -p "$tmp/ng" 2>"$tmp/ng/stderr" &
 	pids="$pids $!"
 	if wait_port "$ngport"; then

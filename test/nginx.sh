@@ -1,0 +1,20 @@
+# test/nginx.sh: nginx as a reference server for the tests, the experiments and the demo (sourced).
+#
+# nginx_conf DIR DIRECTIVE...: write DIR/nginx.conf for an nginx run in the foreground as one
+# process (`nginx -c DIR/nginx.conf -p DIR`): no daemon, no master, pid, error log and temporary
+# files in DIR, no access log; each DIRECTIVE (one argument each, e.g. "sendfile on;" or
+# "server { listen 127.0.0.1:8080; root /srv; }") goes into the http block, in order.
+nginx_conf() {
+	local dir=$1 d
+	shift
+	mkdir -p "$dir" || return 1
+	{
+		printf '%s\n' "daemon off;" "master_process off;" "worker_processes 1;" "user root;" \
+		    "pid $dir/nginx.pid;" "error_log $dir/error.log;" \
+		    "events { worker_connections 4096; }" "http {" "	access_log off;" \
+		    "	client_body_temp_path $dir; proxy_temp_path $dir; fastcgi_temp_path $dir;" \
+		    "	uwsgi_temp_path $dir; scgi_temp_path $dir;"
+		for d in "$@"; do printf '\t%s\n' "$d"; done
+		echo "}"
+	} >"$dir/nginx.conf"
+}
