@@ -1,15 +1,21 @@
 # test/nginx.sh: nginx as a reference server for the tests, the experiments and the demo (sourced).
 #
-# nginx_conf DIR DIRECTIVE...: write DIR/nginx.conf for an nginx run in the foreground as one
-# process (`nginx -c DIR/nginx.conf -p DIR`): no daemon, no master, pid, error log and temporary
-# files in DIR, no access log; each DIRECTIVE (one argument each, e.g. "sendfile on;" or
-# "server { listen 127.0.0.1:8080; root /srv; }") goes into the http block, in order.
+# nginx_conf [-w WORKERS] DIR DIRECTIVE...: write DIR/nginx.conf for an nginx run in the
+# foreground (`nginx -c DIR/nginx.conf -p DIR`): no daemon, one process (with -w N, a master and
+# N workers), pid, error log and temporary files in DIR, no access log; each DIRECTIVE (one
+# argument each, e.g. "sendfile on;" or "server { listen 127.0.0.1:8080; root /srv; }") goes
+# into the http block, in order.
 nginx_conf() {
-	local dir=$1 d
+	local dir d w=1 master=off
+	if [ "$1" = -w ]; then
+		w=$2 master=on
+		shift 2
+	fi
+	dir=$1
 	shift
 	mkdir -p "$dir" || return 1
 	{
-		printf '%s\n' "daemon off;" "master_process off;" "worker_processes 1;" "user root;" \
+		printf '%s\n' "daemon off;" "master_process $master;" "worker_processes $w;" "user root;" \
 		    "pid $dir/nginx.pid;" "error_log $dir/error.log;" \
 		    "events { worker_connections 4096; }" "http {" "	access_log off;" \
 		    "	client_body_temp_path $dir; proxy_temp_path $dir; fastcgi_temp_path $dir;" \

@@ -6,6 +6,7 @@ SCTPHTTPD=${SCTPHTTPD:-$top/sctphttpd}
 HTTPGET=${HTTPGET:-$top/httpload/httpget}
 HTTPLOAD=${HTTPLOAD:-$top/httpload/httpload}
 RUNS=${RUNS:-3}
+. "$(dirname "${BASH_SOURCE[0]}")/../nginx.sh" # nginx_conf
 
 # bench_netns "$@": run the script again in a network namespace of its own when it may (root,
 # unshare): its ports then collide with nobody's, and /proc/net/snmp counts only its traffic.
@@ -101,32 +102,14 @@ except Exception:
         print(sys.argv[3])' "$@"
 }
 
-# nginx_conf WORKERS MASTER PORT: $tmp/nginx/nginx.conf serving $tmp/doc
-nginx_conf() {
-	cat >"$tmp/nginx/nginx.conf" <<-CONF
-	worker_processes $1;
-	daemon off;
-	master_process $2;
-	error_log $tmp/nginx/error.log;
-	pid $tmp/nginx/nginx.pid;
-	events { worker_connections 4096; }
-	http {
-		access_log off;
-		sendfile on;
-		tcp_nopush on;
-		keepalive_requests 1000000;
-		client_body_temp_path $tmp/nginx;
-		proxy_temp_path $tmp/nginx;
-		fastcgi_temp_path $tmp/nginx;
-		uwsgi_temp_path $tmp/nginx;
-		scgi_temp_path $tmp/nginx;
-		default_type application/octet-stream;
-		server {
-			listen 127.0.0.1:$3;
-			root $tmp/doc;
-		}
-	}
-	CONF
+# bench_nginx_conf WORKERS PORT: $tmp/nginx/nginx.conf serving $tmp/doc on 127.0.0.1:PORT,
+# sendfile and keep-alive without a limit (WORKERS 1: one process, no master)
+bench_nginx_conf() {
+	local w=""
+	[ "$1" = 1 ] || w="-w $1"
+	# shellcheck disable=SC2086
+	nginx_conf $w "$tmp/nginx" "sendfile on;" "tcp_nopush on;" "keepalive_requests 1000000;" \
+	    "default_type application/octet-stream;" "server { listen 127.0.0.1:$2; root $tmp/doc; }"
 }
 
 # bench_scratch NAME: $tmp (removed at exit, with the processes in $pids killed), a document

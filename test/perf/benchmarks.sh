@@ -118,7 +118,7 @@ np=$(free_tcp)
 hpid=$!
 "$SCTPHTTPD" -p $((hp + 1)) -h 127.0.0.1 -d "$tmp/doc" --workers 2 2>"$tmp/h2.err" &
 h2pid=$!
-nginx_conf 1 off "$np"
+bench_nginx_conf 1 "$np"
 "$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
 npid=$!
 pids="$pids $hpid $h2pid $npid"

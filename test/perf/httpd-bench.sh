@@ -22,7 +22,7 @@ G=${HTTPGET:-$top/httpload/httpget}
 MSGPERF=${MSGPERF:-$top/msgperf}
 WHAT=${HTTPD_BENCH:-all}
 RUNS=${RUNS:-5}
-. "$here/bench-lib.sh" # nginx_conf
+. "$here/bench-lib.sh" # bench_nginx_conf
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 
 need="$H"
@@ -60,7 +60,7 @@ bench_tcp() {
 
 	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h.err" &
 	hpid=$!
-	nginx_conf 1 off "$np"
+	bench_nginx_conf 1 "$np"
 	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
 	npid=$!
 	sleep 0.5
@@ -106,7 +106,7 @@ bench_workers() {
 	kill $hpid
 	wait $hpid 2>/dev/null
 	hpid=
-	nginx_conf 2 on "$np"
+	bench_nginx_conf 2 "$np"
 	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n2.err" &
 	npid=$!
 	sleep 0.5
