@@ -198,7 +198,7 @@ get_head(struct sess *s, struct sess_call *k, const char *raw, size_t len,
 	get_mark_last();
 	if (g.include || g.head)
 		get_write(it, raw, len);
-	if (g.autop && !(sess_conn(s)->ops->caps & TP_CAP_STREAMS))
+	if (g.autop && !(tp_caps(sess_conn(s)) & TP_CAP_STREAMS))
 		happy_learn(g.alt_cache, g.origin, raw, len, g.verbose);
 }
 

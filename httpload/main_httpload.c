@@ -200,7 +200,7 @@ load_print_cmdline(const struct load_opts *o)
 		printf(" --num-conns=%llu", (unsigned long long)o->num_conns);
 	if (o->num_calls)
 		printf(" --num-calls=%llu", (unsigned long long)o->num_calls);
-	if (strcmp(o->proto, "tcp") != 0)
+	if (tp_type_find(o->proto) != tp_type_find(LOAD_DEFAULT_PROTO))
 		printf(" --proto=%s --streams=%u", o->proto, o->streams);
 	if (o->threads > 1)
 		printf(" --threads=%u", o->threads);
@@ -425,7 +425,7 @@ main(int argc, char **argv)
 	o.max_piped = 1;
 	o.burst_len = 1;
 	o.client_n = 1;
-	o.proto = "tcp";
+	o.proto = LOAD_DEFAULT_PROTO;
 	o.streams = 1;
 	o.threads = 1;
 	o.progress = isatty(2);
@@ -527,9 +527,9 @@ main(int argc, char **argv)
 		load_die("unexpected argument", argv[optind]);
 	if (tp_type_find(o.proto) == NULL)
 		load_die("unknown transport (tcp, sctp, sctp1m, usrsctp where built)", o.proto);
-	if (o.interleave && strcmp(o.proto, "sctp") != 0 && strcmp(o.proto, "sctp1m") != 0)
+	if (o.interleave && !(tp_type_caps(tp_type_find(o.proto)) & TP_CAP_INTERLEAVE))
 		load_die("--sctp-interleave needs kernel SCTP (--proto sctp or sctp1m)", o.proto);
-	if (o.streams > 1 && !(tp_type_find(o.proto)->caps & TP_CAP_STREAMS))
+	if (o.streams > 1 && !(tp_type_caps(tp_type_find(o.proto)) & TP_CAP_STREAMS))
 		load_die("--streams needs an SCTP transport", o.proto);
 	/* Closed loop and timed runs go on until stopped, unless told how much. */
 	if (o.duration > 0 && !nconns_set)
@@ -538,8 +538,8 @@ main(int argc, char **argv)
 		o.num_calls = 0;
 	if (o.concurrency > 0 && !nconns_set && o.duration <= 0)
 		load_die("--concurrency needs --duration or --num-conns", NULL);
-	if (o.threads > 1 && strcmp(o.proto, "usrsctp") == 0)
-		load_die("--threads: usrsctp runs one stack per process", NULL);
+	if (o.threads > 1 && (tp_type_caps(tp_type_find(o.proto)) & TP_CAP_UDP))
+		load_die("--threads: this transport runs one stack per process", o.proto);
 	if (o.threads > 1 && (o.print_reply || o.print_request))
 		load_die("--threads and --print-* do not mix", NULL);
 	memset(&uris, 0, sizeof(uris));

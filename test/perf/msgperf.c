@@ -51,7 +51,7 @@ mp_usage(FILE *f)
 "  -h, --help             this help;  -V, --version  the version\n"
 "\nTransport types in this build:\n");
 	for (t = tp_types(); *t != NULL; t++)
-		fprintf(f, "  %-8s %s\n", (*t)->name, (*t)->help);
+		fprintf(f, "  %-8s %s\n", tp_type_name(*t), tp_type_help(*t));
 }
 
 static int
@@ -95,7 +95,7 @@ mp_spawn(const struct mp_cfg *cfg, const char *type, char *addr, size_t addrlen,
 	ssize_t n;
 	size_t len = 0;
 
-	if (strncmp(type, "unix", 4) == 0) {
+	if (tp_type_caps(tp_type_find(type)) & TP_CAP_PATH) {
 		/* Ours: a killed server child leaves it behind. */
 		snprintf(listen_at, sizeof(listen_at), "/tmp/msgperf.%ld.sock", (long)getpid());
 		unlink(listen_at);
@@ -361,7 +361,7 @@ main(int argc, char **argv)
 		cfg.opts.streams = cfg.streams_used;
 	if (cfg.ntypes == 0)
 		for (tt = tp_types(); *tt != NULL && cfg.ntypes < MP_MAXTYPES; tt++)
-			cfg.types[cfg.ntypes++] = (*tt)->name;
+			cfg.types[cfg.ntypes++] = tp_type_name(*tt);
 	for (i = 0; i < cfg.ntypes; i++) {
 		if (tp_type_find(cfg.types[i]) == NULL) {
 			fprintf(stderr, "msgperf: unknown transport '%s' (see --help)\n",
