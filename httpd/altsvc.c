@@ -81,7 +81,7 @@ altsvc_listener(const char *type, const char *local)
 	if (t == NULL || !(tp_type_caps(t) & TP_CAP_STREAMS))
 		return; /* not SCTP */
 	if (tp_type_caps(t) & TP_CAP_UDP)
-		udp = cf->udp_port ? cf->udp_port : 9899;
+		udp = cf->tp.udp_port ? cf->tp.udp_port : 9899;
 	else
 		udp = altsvc_kernel_udp();
 	for (i = 0; i < altsvc.n; i++)

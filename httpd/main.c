@@ -102,9 +102,9 @@ server_listen_opts(struct tp_opts *o)
 	o->streams = (uint16_t)cf->streams; /* the draft's limit L, as MIS and OS */
 	o->nodelay = 1;
 	o->backlog = 4096;
-	o->udp_port = cf->udp_port;
-	o->udp_remote_port = cf->udp_remote_port;
-	o->encap_port = cf->encap_port;
+	o->udp_port = cf->tp.udp_port;
+	o->udp_remote_port = cf->tp.udp_remote_port;
+	o->encap_port = cf->tp.encap_port;
 	o->sctp_interleave = cf->interleave;
 }
 
