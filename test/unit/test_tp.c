@@ -578,10 +578,11 @@ test_send_peer_gone(void **state)
 	tp_conn_free(c);
 }
 
+/* A length prefix per message over a byte stream (tcpm, unixm): messages, but not SCTP's. */
 static int
 type_is_framed(void)
 {
-	return strcmp(type_name, "tcpm") == 0 || strcmp(type_name, "unixm") == 0;
+	return (tp_type_caps(type) & TP_CAP_MSG) && !(tp_type_caps(type) & TP_CAP_STREAMS);
 }
 
 /* RFC 4571's 2-byte prefix: 65535 bytes go through whole, 65536 are a clear error (not a
