@@ -78,10 +78,10 @@ altsvc_listener(const char *type, const char *local)
 	if (cf->alt_svc_ma < 0 || colon == NULL || sscanf(colon + 1, "%u", &port) != 1 ||
 	    port == 0 || port > 65535)
 		return;
-	if (t == NULL || !(t->caps & TP_CAP_STREAMS))
+	if (t == NULL || !(tp_type_caps(t) & TP_CAP_STREAMS))
 		return; /* not SCTP */
-	if (t->caps & TP_CAP_UDP)
-		udp = cf->udp_port ? cf->udp_port : 9899;
+	if (tp_type_caps(t) & TP_CAP_UDP)
+		udp = cf->tp.udp_port ? cf->tp.udp_port : 9899;
 	else
 		udp = altsvc_kernel_udp();
 	for (i = 0; i < altsvc.n; i++)

@@ -7,9 +7,10 @@
 
 #include "config.h"
 #include "http.h"
+#include "tp_cli.h"
 
 enum {
-	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE, OPT_UDP, OPT_UDPR, OPT_ENCAP,
+	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE,
 	OPT_PPID0, OPT_NOSENDFILE, OPT_DAEMON, OPT_HELP, OPT_MAXLINE, OPT_MAXHEAD, OPT_PIPELINE,
 	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_CGIMAX, OPT_ALTSVC, OPT_NOLIST, OPT_LISTMAX, OPT_WORKERS, OPT_MMAP,
 	OPT_INTL,
@@ -42,9 +43,7 @@ static const struct option config_longopts[] = {
 	{ "sctp-streams", required_argument, NULL, OPT_STREAMS },
 	{ "sctp-msg-size", required_argument, NULL, OPT_MSGSIZE },
 	{ "sctp-interleave", no_argument, NULL, OPT_INTL },
-	{ "udp-port", required_argument, NULL, OPT_UDP },
-	{ "udp-remote-port", required_argument, NULL, OPT_UDPR },
-	{ "sctp-udp-remote-port", required_argument, NULL, OPT_ENCAP },
+	TP_CLI_LONGOPTS,
 	{ "accept-ppid0", no_argument, NULL, OPT_PPID0 },
 	{ "no-sendfile", no_argument, NULL, OPT_NOSENDFILE },
 	{ "max-line", required_argument, NULL, OPT_MAXLINE },
@@ -71,11 +70,9 @@ config_usage(FILE *f)
 	    "  -p, --port PORT          TCP port (default 80 when no -L is given)\n"
 	    "  -h, --host ADDR          TCP bind address for -p (default: all, IPv6 and IPv4)\n"
 	    "  -L, --listen TYPE:ADDR   also listen on a transport: tcp, sctp, sctp1m, usrsctp, ...\n"
-	    "                           e.g. sctp:127.0.0.1,127.0.0.2:80  usrsctp:[::1]:8080\n"
-	    "  --udp-port N             usrsctp: local UDP encapsulation port (default 9899)\n"
-	    "  --udp-remote-port N      usrsctp: peers' UDP encapsulation port (default 9899)\n"
-	    "  --sctp-udp-remote-port N sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to peers' port N\n"
-	    "                           (the local port is sysctl net.sctp.udp_port; Linux >= 5.11)\n"
+	    "                           e.g. sctp:127.0.0.1,127.0.0.2:80  usrsctp:[::1]:8080\n");
+	fputs(tp_cli_help, f);
+	fprintf(f,
 	    "  --sctp-streams L         streams per association, in and out (default %d)\n"
 	    "  --sctp-msg-size BYTES    HTTP data per SCTP user message (default %d, max %d)\n"
 	    "  --sctp-interleave        kernel SCTP: I-DATA (RFC 8260) and the round-robin stream\n"
@@ -234,6 +231,15 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 {
 	unsigned long v;
 
+	switch (tp_cli_opt(&cf->tp, NULL, ch, arg, err, errlen)) {
+	case -1:
+		return -1;
+	case 2: /* an old spelling, taken */
+		fprintf(stderr, "sctphttpd: %s\n", err);
+		return 0;
+	case 1:
+		return 0;
+	}
 	switch (ch) {
 	case 'p':
 		if (config_num(arg, 0, 65535, &v) == -1)
@@ -350,14 +356,6 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 		if (config_num(arg, 512, SERVER_MSG_SIZE_MAX, &v) == -1)
 			goto badnum;
 		cf->msg_size = v;
-		return 0;
-	case OPT_UDP:
-	case OPT_UDPR:
-	case OPT_ENCAP:
-		if (config_num(arg, 1, 65535, &v) == -1)
-			goto badnum;
-		*(ch == OPT_UDP ? &cf->udp_port : ch == OPT_UDPR ? &cf->udp_remote_port :
-		    &cf->encap_port) = (uint16_t)v;
 		return 0;
 	case OPT_PPID0:
 		cf->ppid0 = 1;

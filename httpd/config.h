@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tp.h"
+
 #define SERVER_MSG_SIZE 16384        /* default SCTP user message size (the draft's 16 KiB) */
 #define SERVER_MSG_SIZE_MAX 65536    /* the draft's SHOULD NOT exceed */
 #define SERVER_STREAMS 100           /* default stream limit L per association */
@@ -32,8 +34,8 @@ struct config {
 	unsigned streams;             /* --sctp-streams L */
 	size_t msg_size;              /* --sctp-msg-size */
 	unsigned pipeline_max;        /* responses queued per stream before reading pauses */
-	uint16_t udp_port, udp_remote_port; /* usrsctp encapsulation */
-	uint16_t encap_port; /* kernel SCTP in UDP: peers' port (RFC 6951), 0 = none */
+	struct tp_opts tp;            /* --udp-port, --udp-remote-port, --sctp-udp-remote-port
+	                               * (lib/tp_cli.h): only those three fields are set */
 	int ppid0;                    /* --accept-ppid0: PPID 0 counts as HTTP too (testing only) */
 	int interleave;               /* --sctp-interleave: I-DATA, round-robin scheduler */
 	int sendfile;                 /* 0 with --no-sendfile */

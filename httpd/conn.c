@@ -305,8 +305,7 @@ conn_check(struct conn *cn)
 			return -1;
 		}
 		if (cn->ss.draining) {
-			if (cn->ss.tc->fd == -1 || httpd_config()->linger_s == 0 ||
-			    shutdown(cn->ss.tc->fd, SHUT_WR) == -1) {
+			if (httpd_config()->linger_s == 0 || tp_shutdown_write(cn->ss.tc) != TP_OK) {
 				conn_free(cn);
 				return -1;
 			}
@@ -616,7 +615,7 @@ conn_new(struct tp_conn *tc)
 	cn->ss.drain = conn_ss_drain;
 	cn->ss.due = conn_ss_due;
 	cn->ss.wake = conn_ss_wake;
-	cn->ss.msg = (tc->ops->caps & TP_CAP_MSG) != 0;
+	cn->ss.msg = (tp_caps(tc) & TP_CAP_MSG) != 0;
 	n = 1;
 	if (cn->ss.msg) {
 		n = tc->streams_in < tc->streams_out ? tc->streams_in : tc->streams_out;
@@ -630,7 +629,7 @@ conn_new(struct tp_conn *tc)
 	cn->ss.nstreams = (uint16_t)n;
 	if ((cn->ss.st = calloc(n, sizeof(*cn->ss.st))) == NULL)
 		goto bad;
-	cn->use_sendfile = httpd_config()->sendfile && tc->ops->sendfile != NULL;
+	cn->use_sendfile = httpd_config()->sendfile && (tp_caps(tc) & TP_CAP_SENDFILE) != 0;
 	conn_peer_addr(cn, tc->peer);
 	cn->want = EV_READ;
 	if (cn->ss.msg)
@@ -743,7 +742,7 @@ conn_listen(struct tp_listener **ls, size_t n, char *err, size_t errlen)
 	conns.nls = n;
 	for (i = 0; i < n; i++)
 		if (tp_listener_watch(ls[i], httpd_loop(), conn_on_accept, NULL) != TP_OK) {
-			snprintf(err, errlen, "%s %s: %s", ls[i]->ops->name, ls[i]->local, ls[i]->err);
+			snprintf(err, errlen, "%s %s: %s", tp_type_name(tp_listener_type(ls[i])), ls[i]->local, ls[i]->err);
 			return -1;
 		}
 	conns.accepting = 1;

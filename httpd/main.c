@@ -102,9 +102,9 @@ server_listen_opts(struct tp_opts *o)
 	o->streams = (uint16_t)cf->streams; /* the draft's limit L, as MIS and OS */
 	o->nodelay = 1;
 	o->backlog = 4096;
-	o->udp_port = cf->udp_port;
-	o->udp_remote_port = cf->udp_remote_port;
-	o->encap_port = cf->encap_port;
+	o->udp_port = cf->tp.udp_port;
+	o->udp_remote_port = cf->tp.udp_remote_port;
+	o->encap_port = cf->tp.encap_port;
 	o->sctp_interleave = cf->interleave;
 }
 
@@ -180,9 +180,9 @@ server_workers_check(char *err, size_t errlen)
 	if (httpd_config()->workers <= 1)
 		return 0;
 	for (i = 0; i < httpd_config()->nlistens; i++)
-		if ((t = tp_type_find(httpd_config()->listens[i].type)) != NULL && !(t->caps & TP_CAP_FORK)) {
+		if ((t = tp_type_find(httpd_config()->listens[i].type)) != NULL && !(tp_type_caps(t) & TP_CAP_FORK)) {
 			snprintf(err, errlen, "--workers %u: %s listens in one process only (its "
-			    "listener cannot be shared by processes)", httpd_config()->workers, t->name);
+			    "listener cannot be shared by processes)", httpd_config()->workers, tp_type_name(t));
 			return -1;
 		}
 	return 0;

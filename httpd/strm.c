@@ -166,7 +166,7 @@ strm_resp_done(struct strm *s)
 static void
 strm_give_up(struct strm *s)
 {
-	int reset = s->set->msg && s->set->tc->ops->reset_stream != NULL;
+	int reset = s->set->msg && (tp_caps(s->set->tc) & TP_CAP_RESET) != 0;
 
 	s->dead = 1;
 	s->body_skip = 0; /* what follows is not read as content either */
@@ -191,7 +191,7 @@ strm_give_up(struct strm *s)
 void
 strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, const char *note)
 {
-	int reset = s->set->msg && s->set->tc->ops->reset_stream != NULL;
+	int reset = s->set->msg && (tp_caps(s->set->tc) & TP_CAP_RESET) != 0;
 	struct server_http_ctx x;
 
 	strm_ctx(s, &x);

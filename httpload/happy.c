@@ -243,6 +243,7 @@ happy_learn(const char *cache, const char *origin, const char *head, size_t len,
 /* ---- the race ---- */
 
 struct happy_try {
+	const struct tp_type *type;
 	const char *proto;
 	char addr[300];
 	struct tp_opts o;
@@ -332,13 +333,14 @@ happy_start_next(void)
 }
 
 static void
-happy_add(const char *proto, const char *host, unsigned port, const struct tp_opts *o)
+happy_add(const struct tp_type *type, const char *host, unsigned port, const struct tp_opts *o)
 {
 	struct happy_try *t = &hr.t[hr.n];
 
-	if (tp_type_find(proto) == NULL)
+	if (type == NULL) /* not in this build */
 		return;
-	t->proto = proto;
+	t->type = type;
+	t->proto = tp_type_name(type);
 	snprintf(t->addr, sizeof(t->addr), "%s:%u", host, port);
 	t->o = *o;
 	hr.n++;
@@ -354,6 +356,11 @@ happy_connect(struct ev_loop *loop, const char *cache, const char *origin,
 {
 	long long now = (long long)time(NULL);
 	struct happy_entry *e;
+	/* The three the draft races, by capability: native SCTP, SCTP in UDP, TCP. */
+	const struct tp_type *sctp = tp_type_with(TP_CAP_STREAMS, TP_CAP_UDP);
+	const struct tp_type *udp = tp_type_with(TP_CAP_STREAMS | TP_CAP_UDP, 0);
+	const struct tp_type *tcp = tp_type_with(0, TP_CAP_MSG | TP_CAP_PATH);
+	const struct tp_type *used;
 	struct tp_opts uo;
 	char host[280];
 	unsigned oport;
@@ -367,21 +374,22 @@ happy_connect(struct ev_loop *loop, const char *cache, const char *origin,
 	happy_split(origin, host, sizeof(host), &oport);
 	e = happy_find(origin, 0);
 	if (e != NULL && e->alt_port != 0 && e->alt_until > now) {
+		used = e->used_until > now ? tp_type_find(e->used) : NULL;
 		uo = *o;
 		uo.udp_remote_port = (uint16_t)e->udp_port;
 		/* what worked, first; then native SCTP, SCTP in UDP, TCP */
-		if (e->used_until > now && strcmp(e->used, "usrsctp") == 0 && e->udp_port)
-			happy_add("usrsctp", host, e->alt_port, &uo);
-		if (e->used_until > now && strcmp(e->used, "tcp") == 0)
-			happy_add("tcp", host, oport, o);
-		if (hr.n == 0 || strcmp(hr.t[0].proto, "sctp") != 0)
-			happy_add("sctp", host, e->alt_port, o);
-		if (e->udp_port && (hr.n == 0 || strcmp(hr.t[0].proto, "usrsctp") != 0))
-			happy_add("usrsctp", host, e->alt_port, &uo);
-		if (hr.n == 0 || strcmp(hr.t[0].proto, "tcp") != 0)
-			happy_add("tcp", host, oport, o);
+		if (used != NULL && used == udp && e->udp_port)
+			happy_add(udp, host, e->alt_port, &uo);
+		if (used != NULL && used == tcp)
+			happy_add(tcp, host, oport, o);
+		if (hr.n == 0 || hr.t[0].type != sctp)
+			happy_add(sctp, host, e->alt_port, o);
+		if (e->udp_port && (hr.n == 0 || hr.t[0].type != udp))
+			happy_add(udp, host, e->alt_port, &uo);
+		if (hr.n == 0 || hr.t[0].type != tcp)
+			happy_add(tcp, host, oport, o);
 	} else {
-		happy_add("tcp", host, oport, o);
+		happy_add(tcp, host, oport, o);
 	}
 	happy_start_next();
 	if (hr.active > 0) {
@@ -405,14 +413,14 @@ happy_connect(struct ev_loop *loop, const char *cache, const char *origin,
 	*proto = hr.t[hr.winner].proto;
 	*conn = hr.t[hr.winner].c;
 	alt_used[0] = '\0';
-	if (strcmp(*proto, "tcp") != 0)
+	if (hr.t[hr.winner].type != tcp)
 		snprintf(alt_used, alt_cap, "%s", hr.t[hr.winner].addr);
 	if (verbose)
 		fprintf(stderr, "httpget: auto: %s %s came up first\n", *proto, hr.t[hr.winner].addr);
-	if (e != NULL || strcmp(*proto, "tcp") != 0) {
+	if (e != NULL || hr.t[hr.winner].type != tcp) {
 		happy_load(cache); /* as it is now: another httpget may have written it */
 		e = happy_find(origin, 1);
-		if (strcmp(e->used, *proto) != 0 || e->used_until <= now) {
+		if (tp_type_find(e->used) != hr.t[hr.winner].type || e->used_until <= now) {
 			/* kept, not extended, while it holds: SCTP is tried again after it */
 			snprintf(e->used, sizeof(e->used), "%s", *proto);
 			e->used_until = now + HAPPY_USED_S;

@@ -13,6 +13,7 @@
 
 struct ev_loop;
 
+#define LOAD_DEFAULT_PROTO "tcp" /* --proto without one; a word tp_type_find knows */
 #define LOAD_PPID_HTTP 63       /* draft-sctpapps-http-over-sctp: PPID of HTTP data */
 #define LOAD_MSG_MAX   16384    /* draft: HTTP data per SCTP user message */
 #define LOAD_HEAD_MAX  65536    /* a response head longer than this is malformed */

@@ -10,8 +10,9 @@
 
 #include "ev.h"
 #include "load.h"
+#include "tp_cli.h"
 
-static const char usage[] =
+static const char usage_head[] =
 "usage: httpget [options] URL...     fetch http://HOST[:PORT]/PATH over TCP or SCTP\n"
 "  -o FILE          write the next URL's body to FILE (give one per URL, in order)\n"
 "  -O DIR           write each body to DIR/<last path segment>\n"
@@ -28,16 +29,23 @@ static const char usage[] =
 "                   raced against TCP happy-eyeballs style, what worked tried first\n"
 "  --alt-cache FILE auto: the cache of alternatives and of what worked (default\n"
 "                   $XDG_CACHE_HOME/httpget/alt-svc or ~/.cache/httpget/alt-svc)\n"
-"  --streams N      SCTP streams to ask for (default: one per URL)\n"
-"  --udp-encaps-port N   usrsctp: local UDP port; --udp-port N: the server's\n"
-"  --sctp-udp-remote-port N   sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to the server's\n"
-"                   UDP port N (the local one is sysctl net.sctp.udp_port; Linux >= 5.11)\n"
+"  --streams N      SCTP streams to ask for (default: one per URL)\n";
+static const char usage_tail[] =
+"                   (--udp-port alone still names the server's port, with a warning)\n"
 "  --accept-ppid0   SCTP: take data with PPID 0 as HTTP too (generic servers), not only 63\n"
 "  -h, --help  -V, --version\n"
 "Several URLs must name one server: they go on one connection or association, one per\n"
 "stream on SCTP, one after the other on TCP.\n"
 "exit status (as curl): 0 ok, 2 usage, 7 connect failed, 8 malformed reply, 18 body cut\n"
 "short, 22 HTTP error with --fail, 23 write error, 28 timeout, 56 connection lost\n";
+
+static void
+get_usage(FILE *f)
+{
+	fputs(usage_head, f);
+	fputs(tp_cli_help, f);
+	fputs(usage_tail, f);
+}
 
 struct get_item {
 	const char *url;
@@ -198,7 +206,7 @@ get_head(struct sess *s, struct sess_call *k, const char *raw, size_t len,
 	get_mark_last();
 	if (g.include || g.head)
 		get_write(it, raw, len);
-	if (g.autop && !(sess_conn(s)->ops->caps & TP_CAP_STREAMS))
+	if (g.autop && !(tp_caps(sess_conn(s)) & TP_CAP_STREAMS))
 		happy_learn(g.alt_cache, g.origin, raw, len, g.verbose);
 }
 
@@ -320,7 +328,7 @@ get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
 int
 main(int argc, char **argv)
 {
-	enum { O_PROTO = 256, O_STREAMS, O_UDPL, O_UDPR, O_ENCAP, O_PPID0, O_JSON, O_ALTCACHE };
+	enum { O_PROTO = 256, O_STREAMS, O_PPID0, O_JSON, O_ALTCACHE };
 	static const struct option lopts[] = {
 		{ "fail", no_argument, NULL, 'f' },
 		{ "silent", no_argument, NULL, 's' },
@@ -333,9 +341,7 @@ main(int argc, char **argv)
 		{ "output-dir", required_argument, NULL, 'O' },
 		{ "proto", required_argument, NULL, O_PROTO },
 		{ "streams", required_argument, NULL, O_STREAMS },
-		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
-		{ "udp-port", required_argument, NULL, O_UDPR },
-		{ "sctp-udp-remote-port", required_argument, NULL, O_ENCAP },
+		TP_CLI_LONGOPTS,
 		{ "accept-ppid0", no_argument, NULL, O_PPID0 },
 		{ "alt-cache", required_argument, NULL, O_ALTCACHE },
 		{ "help", no_argument, NULL, 'h' },
@@ -345,6 +351,7 @@ main(int argc, char **argv)
 	const char *outs[256], *path, *base;
 	char auth[300], first[300], addr[320], err[TP_ERRLEN], cache[512], *end;
 	struct sess_opts so;
+	struct tp_cli cl = { 0 };
 	struct sess *s;
 	enum load_err e;
 	struct rlimit rl;
@@ -356,6 +363,16 @@ main(int argc, char **argv)
 	tp_opts_init(&so.tp);
 	so.proto = "tcp";
 	while ((ch = getopt_long(argc, argv, "o:O:iIfsm:vhV", lopts, NULL)) != -1) {
+		switch (tp_cli_opt(&so.tp, &cl, ch, optarg, err, sizeof(err))) {
+		case -1:
+			get_die(2, "%s", err);
+			break;
+		case 2:
+			fprintf(stderr, "httpget: %s\n", err);
+			continue;
+		case 1:
+			continue;
+		}
 		switch (ch) {
 		case 'o':
 			if (nouts == (int)(sizeof(outs) / sizeof(outs[0])))
@@ -378,32 +395,26 @@ main(int argc, char **argv)
 		case O_PPID0: so.accept_ppid0 = 1; break;
 		case O_ALTCACHE: g.alt_cache = optarg; break;
 		case O_STREAMS:
-		case O_UDPL:
-		case O_UDPR:
-		case O_ENCAP:
 			v = strtol(optarg, &end, 10);
 			if (*end != '\0' || v < 1 || v > 65535)
 				get_die(2, "bad number '%s'", optarg);
-			if (ch == O_STREAMS)
-				streams = v;
-			else if (ch == O_UDPL)
-				so.tp.udp_port = (uint16_t)v;
-			else if (ch == O_UDPR)
-				so.tp.udp_remote_port = (uint16_t)v;
-			else
-				so.tp.encap_port = (uint16_t)v;
+			streams = v;
 			break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': get_usage(stdout); return 0;
 		case 'V': printf("httpget %s\n", PACKAGE_VERSION); return 0;
-		default: fputs(usage, stderr); return 2;
+		default: get_usage(stderr); return 2;
 		}
 	}
 	g.n = argc - optind;
 	if (g.n < 1) {
-		fputs(usage, stderr);
+		get_usage(stderr);
 		return 2;
 	}
 	g.autop = strcmp(so.proto, "auto") == 0;
+	/* --udp-port named the server's port before issue 21: so it does, alone (not with auto,
+	 * where Alt-Svc names the server's, and --udp-port was of no use in the old meaning). */
+	if (!g.autop && tp_cli_compat_peer_port(&so.tp, &cl, err, sizeof(err)))
+		fprintf(stderr, "httpget: %s\n", err);
 	if (!g.autop && tp_type_find(so.proto) == NULL)
 		get_die(2, "unknown transport '%s'", so.proto);
 	if (nouts > g.n)

@@ -12,8 +12,9 @@
 
 #include "ev.h"
 #include "load.h"
+#include "tp_cli.h"
 
-static const char usage[] =
+static const char usage_head[] =
 "usage: httpload [options]      an HTTP load generator over TCP and SCTP (httperf's options)\n"
 "       httpload merge [--json|--csv] FILE...   several clients' --json reports as one\n"
 "httperf's options:\n"
@@ -49,11 +50,9 @@ static const char usage[] =
 "  --rto-min MS --nodelay     SCTP/TCP tuning; also --rto-initial MS --rto-max MS\n"
 "  --sctp-interleave          kernel SCTP: I-DATA (RFC 8260), round-robin stream scheduler\n"
 "  --path-max-retrans N       SCTP: retransmissions before a path counts as failed\n"
-"  --local ADDR[,ADDR2]       bind to these local addresses first (SCTP: several)\n"
-"  --udp-encaps-port N        usrsctp: local UDP encapsulation port (default 9899)\n"
-"  --udp-port N               usrsctp: the server's UDP encapsulation port (default 9899)\n"
-"  --sctp-udp-remote-port N   sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to the server's\n"
-"                             UDP port N (local: sysctl net.sctp.udp_port; Linux >= 5.11)\n"
+"  --local ADDR[,ADDR2]       bind to these local addresses first (SCTP: several)\n";
+static const char usage_tail[] =
+"                             (--udp-port alone still names the server's port, with a warning)\n"
 "  --accept-ppid0             SCTP: take data with PPID 0 as HTTP too, not only PPID 63\n"
 "beyond httperf:\n"
 "  --concurrency N, -c N      closed loop: keep N connections busy (like wrk -c)\n"
@@ -68,6 +67,14 @@ static const char usage[] =
 "  --help, -h   --version, -V\n"
 "SIGINT ends the run early; the report covers what was done until then.\n"
 "exit status: 0 all calls answered, 1 some error counted, 2 bad usage or set-up failure\n";
+
+static void
+load_usage(FILE *f)
+{
+	fputs(usage_head, f);
+	fputs(tp_cli_help, f);
+	fputs(usage_tail, f);
+}
 
 struct load_thread {
 	struct load_opts o;
@@ -200,7 +207,7 @@ load_print_cmdline(const struct load_opts *o)
 		printf(" --num-conns=%llu", (unsigned long long)o->num_conns);
 	if (o->num_calls)
 		printf(" --num-calls=%llu", (unsigned long long)o->num_calls);
-	if (strcmp(o->proto, "tcp") != 0)
+	if (tp_type_find(o->proto) != tp_type_find(LOAD_DEFAULT_PROTO))
 		printf(" --proto=%s --streams=%u", o->proto, o->streams);
 	if (o->threads > 1)
 		printf(" --threads=%u", o->threads);
@@ -335,7 +342,7 @@ main(int argc, char **argv)
 	enum {
 		O_SERVER = 256, O_PORT, O_URI, O_RATE, O_PERIOD, O_NCONNS, O_NCALLS, O_TIMEOUT,
 		O_MAXCONN, O_PIPED, O_METHOD, O_ADDHDR, O_HTTPV, O_PREPLY, O_PREQ, O_HOG, O_SNDBUF,
-		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_UDPL, O_UDPR, O_ENCAP, O_PPID0,
+		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_PPID0,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
 		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
 		O_LOCAL, O_PROGRESS, O_NOPROGRESS, O_LOG, O_INTL,
@@ -372,9 +379,7 @@ main(int argc, char **argv)
 		{ "local", required_argument, NULL, O_LOCAL },
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "no-progress", no_argument, NULL, O_NOPROGRESS },
-		{ "udp-encaps-port", required_argument, NULL, O_UDPL },
-		{ "udp-port", required_argument, NULL, O_UDPR },
-		{ "sctp-udp-remote-port", required_argument, NULL, O_ENCAP },
+		TP_CLI_LONGOPTS,
 		{ "accept-ppid0", no_argument, NULL, O_PPID0 },
 		{ "concurrency", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -409,6 +414,8 @@ main(int argc, char **argv)
 	struct uri_gen uris;
 	const char *wset = NULL, *wlog = NULL, *log_path = NULL;
 	char err[TP_ERRLEN], *slash;
+	struct tp_cli cl = { 0 };
+	struct tp_opts tpo;
 	unsigned i;
 	int ch, idx, hostport, rc = 2, nconns_set = 0;
 
@@ -425,11 +432,22 @@ main(int argc, char **argv)
 	o.max_piped = 1;
 	o.burst_len = 1;
 	o.client_n = 1;
-	o.proto = "tcp";
+	o.proto = LOAD_DEFAULT_PROTO;
 	o.streams = 1;
 	o.threads = 1;
 	o.progress = isatty(2);
+	tp_opts_init(&tpo);
 	while ((ch = getopt_long(argc, argv, "vhVc:d:", lopts, &idx)) != -1) {
+		switch (tp_cli_opt(&tpo, &cl, ch, optarg, err, sizeof(err))) {
+		case -1:
+			load_die(err, NULL);
+			break;
+		case 2:
+			fprintf(stderr, "httpload: %s\n", err);
+			continue;
+		case 1:
+			continue;
+		}
 		switch (ch) {
 		case O_SERVER: o.server = optarg; break;
 		case O_PORT: o.port = (unsigned)load_num(optarg, 1, 65535, "port"); break;
@@ -488,10 +506,6 @@ main(int argc, char **argv)
 		case O_PROGRESS: o.progress = 1; break;
 		case O_NOPROGRESS: o.progress = 0; break;
 		case O_PPID0: o.accept_ppid0 = 1; break;
-		case O_ENCAP: o.encap_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
-		case O_UDPL: o.udp_port = (unsigned)load_num(optarg, 1, 65535, "UDP port"); break;
-		case O_UDPR: o.udp_remote_port = (unsigned)load_num(optarg, 1, 65535, "UDP port");
-			break;
 		case 'c': o.concurrency = (unsigned)load_num(optarg, 1, 1e7, "concurrency"); break;
 		case 'd': o.duration = load_num(optarg, 0.001, 1e7, "duration"); break;
 		case O_JSON: o.json = 1; break;
@@ -516,20 +530,26 @@ main(int argc, char **argv)
 			fprintf(stderr, "httpload: --%s is an httperf option httpload does not "
 			    "support (yet)\n", lopts[idx].name);
 			return 2;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': load_usage(stdout); return 0;
 		case 'V': printf("httpload %s\n", PACKAGE_VERSION); return 0;
 		default:
-			fputs(usage, stderr);
+			load_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind < argc)
 		load_die("unexpected argument", argv[optind]);
+	/* --udp-port named the server's port before issue 21: so it does, alone. */
+	if (tp_cli_compat_peer_port(&tpo, &cl, err, sizeof(err)))
+		fprintf(stderr, "httpload: %s\n", err);
+	o.udp_port = tpo.udp_port;
+	o.udp_remote_port = tpo.udp_remote_port;
+	o.encap_port = tpo.encap_port;
 	if (tp_type_find(o.proto) == NULL)
 		load_die("unknown transport (tcp, sctp, sctp1m, usrsctp where built)", o.proto);
-	if (o.interleave && strcmp(o.proto, "sctp") != 0 && strcmp(o.proto, "sctp1m") != 0)
+	if (o.interleave && !(tp_type_caps(tp_type_find(o.proto)) & TP_CAP_INTERLEAVE))
 		load_die("--sctp-interleave needs kernel SCTP (--proto sctp or sctp1m)", o.proto);
-	if (o.streams > 1 && !(tp_type_find(o.proto)->caps & TP_CAP_STREAMS))
+	if (o.streams > 1 && !(tp_type_caps(tp_type_find(o.proto)) & TP_CAP_STREAMS))
 		load_die("--streams needs an SCTP transport", o.proto);
 	/* Closed loop and timed runs go on until stopped, unless told how much. */
 	if (o.duration > 0 && !nconns_set)
@@ -538,8 +558,8 @@ main(int argc, char **argv)
 		o.num_calls = 0;
 	if (o.concurrency > 0 && !nconns_set && o.duration <= 0)
 		load_die("--concurrency needs --duration or --num-conns", NULL);
-	if (o.threads > 1 && strcmp(o.proto, "usrsctp") == 0)
-		load_die("--threads: usrsctp runs one stack per process", NULL);
+	if (o.threads > 1 && (tp_type_caps(tp_type_find(o.proto)) & TP_CAP_UDP))
+		load_die("--threads: this transport runs one stack per process", o.proto);
 	if (o.threads > 1 && (o.print_reply || o.print_request))
 		load_die("--threads and --print-* do not mix", NULL);
 	memset(&uris, 0, sizeof(uris));

@@ -249,7 +249,7 @@ sess_new(struct ev_loop *loop, const struct sess_opts *o, const struct sess_cbs 
 		*e = sess_classify(err);
 		goto bad;
 	}
-	s->msg = (s->c->ops->caps & TP_CAP_MSG) != 0;
+	s->msg = (tp_caps(s->c) & TP_CAP_MSG) != 0;
 	s->reset_stream = -1;
 	if (s->msg)
 		tp_set_notify(s->c, sess_note, s);
@@ -679,7 +679,7 @@ sess_connected(struct sess *s)
 	struct tp_conn *c = s->c;
 	unsigned n = 1;
 
-	if (c->ops->caps & TP_CAP_STREAMS) {
+	if (tp_caps(c) & TP_CAP_STREAMS) {
 		/* The draft's N: the smaller negotiated count, never more than asked. */
 		n = c->streams_in < c->streams_out ? c->streams_in : c->streams_out;
 		if (s->o.tp.streams > 0 && n > s->o.tp.streams)
@@ -747,13 +747,13 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 			 * (--accept-ppid0: the unspecified 0 of generic tools). A message's first
 			 * piece tells it: with I-DATA (RFC 8260) only the first fragment carries
 			 * the PPID, and a later piece may come with another number in its place. */
-			if ((c->ops->caps & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP &&
+			if ((tp_caps(c) & TP_CAP_PPID) && mi.ppid != LOAD_PPID_HTTP &&
 			    !(mi.ppid == 0 && s->o.accept_ppid0) && !sess_mid(s, mi.stream)) {
 				sess_end(s, LOAD_E_OTHER, "data with PPID %u on stream %u, not HTTP's 63%s",
 				    mi.ppid, mi.stream, mi.ppid == 0 ? " (--accept-ppid0 takes it)" : "");
 				return;
 			}
-			if (sess_input(s, (c->ops->caps & TP_CAP_STREAMS) ? mi.stream : 0,
+			if (sess_input(s, (tp_caps(c) & TP_CAP_STREAMS) ? mi.stream : 0,
 			    sess_rbuf, got) < 0)
 				return;
 			if (s->msg && s->st != NULL && mi.stream < s->nstreams)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ev.h"
-#include "tp.h"
+#include "tp_impl.h"
 
 void
 tp_seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -77,7 +77,7 @@ tp_rto_initial_ms(const struct tp_opts *o)
 static int
 tp_family(const struct tp_type *t)
 {
-	return strncmp(t->name, "unix", 4) == 0 ? AF_UNIX : AF_UNSPEC;
+	return (t->caps & TP_CAP_PATH) ? AF_UNIX : AF_UNSPEC;
 }
 
 struct tp_listener *
@@ -346,6 +346,18 @@ tp_conn_abort(struct tp_conn *c)
 	else if (c->fd != -1)
 		(void)setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 	tp_conn_free(c);
+}
+
+int
+tp_shutdown_write(struct tp_conn *c)
+{
+	if ((c->ops->caps & TP_CAP_MSG) || c->fd == -1) {
+		tp_seterr(c->err, sizeof(c->err), "%s: half close not supported", c->ops->name);
+		return TP_ERROR;
+	}
+	if (shutdown(c->fd, SHUT_WR) == -1)
+		return tp_sock_errno(c->err, sizeof(c->err), "shutdown");
+	return TP_OK;
 }
 
 int

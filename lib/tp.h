@@ -1,4 +1,6 @@
-/* tp.h: one transport interface (tcp, unix, sctp, sctp1m, usrsctp, framed) over one event loop. */
+/* tp.h: the applications' transport API (tcp, unix, sctp, sctp1m, usrsctp, framed) over one event
+ * loop: connections, capabilities, errors. The backends' side (struct tp_type, tp_fire, the socket
+ * helpers) is lib/tp_impl.h, which no file outside lib/ includes (test/unit/tp-structure.sh). */
 #ifndef SCTPAPPS_TP_H
 #define SCTPAPPS_TP_H
 
@@ -26,7 +28,13 @@ struct ev_loop;
 #define TP_CAP_MULTIHOME 0x10u /* several local/remote addresses */
 #define TP_CAP_PPID      0x20u /* payload protocol identifier per message */
 #define TP_CAP_FORK      0x40u /* a listener works in several processes (inherited, SO_REUSEPORT) */
-#define TP_CAP_UDP       0x80u /* carried in UDP on a port of the process's own (tp_opts.udp_port) */
+#define TP_CAP_UDP       0x80u /* carried in UDP on a port of the process's own (tp_opts.udp_port):
+                               * one stack per process, so one thread's loop */
+#define TP_CAP_PATH      0x100u /* addresses are file-system paths (AF_UNIX), not host:port */
+#define TP_CAP_INTERLEAVE 0x200u /* kernel SCTP: I-DATA on request (tp_opts.sctp_interleave) */
+/* Derived from what the type implements (tp_type_caps adds them): */
+#define TP_CAP_SENDFILE  0x400u /* tp_sendfile works */
+#define TP_CAP_RESET     0x800u /* tp_reset_stream may work (RFC 6525, if the peer has it) */
 
 /* Per-message flags. */
 #define TP_F_UNORDERED 0x1u /* send: deliver unordered; recv: was sent unordered */
@@ -80,73 +88,44 @@ typedef void tp_listener_cb(struct tp_listener *l, void *arg);
 /* Events the stack reports besides data (SCTP notifications): text for logs and experiments. */
 typedef void tp_notify_cb(struct tp_conn *c, const char *what, void *arg);
 
-struct tp_type {
-	const char *name;
-	const char *help;  /* one line for --help */
-	unsigned caps;
-	int (*listen)(struct tp_listener *l, const struct tp_addrs *a, const struct tp_opts *o);
-	int (*accept)(struct tp_listener *l, struct tp_conn *c);
-	int (*lwatch)(struct tp_listener *l, struct ev_loop *loop, int on);
-	void (*lclose)(struct tp_listener *l);
-	/* connect starts (non-blocking); the connection reports EV_WRITE once established or failed,
-	 * then finish returns TP_OK, TP_RETRY (still connecting) or TP_ERROR. */
-	int (*connect)(struct tp_conn *c, const struct tp_addrs *a, const struct tp_opts *o);
-	int (*finish)(struct tp_conn *c);
-	/* send: message types take the whole message or nothing (TP_RETRY); stream types may take
-	 * part of it (*sent < len). recv: a message longer than cap comes in pieces, the last one
-	 * flagged TP_F_EOR. */
-	int (*send)(struct tp_conn *c, const void *buf, size_t len, const struct tp_msginfo *mi,
-	    size_t *sent);
-	int (*recv)(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi, size_t *got);
-	/* watch: level-triggered; events 0 stops watching. The type calls tp_fire() when its fd
-	 * (or whatever it waits on) is ready. */
-	int (*watch)(struct tp_conn *c, struct ev_loop *loop, unsigned events);
-	/* pending (may be NULL): events ready now without waiting (data already buffered by the
-	 * type); tp.c re-fires them from a deferred call, which keeps the level-triggered promise. */
-	unsigned (*pending)(struct tp_conn *c);
-	int (*status)(struct tp_conn *c, struct tp_status *st);
-	void (*close)(struct tp_conn *c);
-	/* sendfile (may be NULL: not supported): up to len bytes of file fd from *off, which
-	 * advances; a stream type may take part (*sent < len). Byte-stream kernel types only. */
-	int (*sendfile)(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent);
-	/* reset_stream (may be NULL): RFC 6525 reset of one stream, both directions, to abort
-	 * what is in flight on it; data queued before the request still goes out first.
-	 * TP_RETRY: a request is outstanding (or the stack wants the stream drained): later. */
-	int (*reset_stream)(struct tp_conn *c, uint16_t stream);
-	/* abort (may be NULL: SO_LINGER 0 on c->fd): the next close ends the association or
-	 * connection at once (SCTP ABORT, TCP RST) instead of waiting for an unresponsive peer. */
-	void (*abort)(struct tp_conn *c);
-};
+/* A transport type: opaque here (its name, help and capabilities are asked through the
+ * functions below); the backends define it in tp_impl.h. */
+struct tp_type;
 
+/* A connection (or association). Applications read the first fields; the rest are the
+ * library's (tp_impl.h says what they mean), never touched outside lib/ (tp-structure.sh). */
 struct tp_conn {
-	const struct tp_type *ops;
-	int fd;                    /* -1 where the type has no fd of its own */
-	void *impl;                /* type-private state */
 	uint16_t streams_asked;    /* what tp_opts.streams asked for */
 	uint16_t streams_in, streams_out; /* negotiated (1 and 1 for non-SCTP types) */
 	struct tp_listener *from;  /* listener it was accepted on, or NULL */
-	tp_conn_cb *cb;            /* watch callback */
-	void *cb_arg;
-	tp_notify_cb *notify;
-	void *notify_arg;
-	struct ev_loop *loop;      /* loop it is watched in, or NULL */
-	unsigned want;             /* events asked for */
-	int firing;                /* inside its callback: freeing is delayed until it returns */
-	int dead;                  /* freed while firing */
 	char peer[64];             /* peer address as text */
 	char err[TP_ERRLEN];
-};
-
-struct tp_listener {
+	/* private */
 	const struct tp_type *ops;
 	int fd;
 	void *impl;
-	struct tp_opts opts;
+	tp_conn_cb *cb;
+	void *cb_arg;
+	tp_notify_cb *notify;
+	void *notify_arg;
+	struct ev_loop *loop;
+	unsigned want;
+	int firing;
+	int dead;
+};
+
+/* A listener. Applications read the first fields; the rest are the library's. */
+struct tp_listener {
+	struct tp_opts opts;       /* as given to tp_listen */
+	char local[64];            /* bound address as text (with the real port) */
+	char err[TP_ERRLEN];
+	/* private */
+	const struct tp_type *ops;
+	int fd;
+	void *impl;
 	tp_listener_cb *cb;
 	void *cb_arg;
 	struct ev_loop *loop;
-	char local[64];            /* bound address as text (with the real port) */
-	char err[TP_ERRLEN];
 };
 
 /* tp.c: registry and dispatch */
@@ -173,42 +152,32 @@ int tp_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *sent)
 int tp_reset_stream(struct tp_conn *c, uint16_t stream);
 /* The peer stopped responding: free c with an ABORT (RST), not a graceful shutdown. */
 void tp_conn_abort(struct tp_conn *c);
-void tp_note_reset(struct tp_conn *c, unsigned flags, const uint16_t *list, size_t n);
 int tp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events, tp_conn_cb *cb, void *arg);
 int tp_rewatch(struct tp_conn *c, unsigned events);
 int tp_wait(struct tp_conn *c, unsigned events, int timeout_ms);
 int tp_status(struct tp_conn *c, struct tp_status *st);
 void tp_set_notify(struct tp_conn *c, tp_notify_cb *cb, void *arg);
 void tp_conn_free(struct tp_conn *c);
-struct tp_conn *tp_conn_new(const struct tp_type *t);
+/* End our direction of a byte stream (TCP FIN), reading on: TP_ERROR "not supported" where
+ * the type has no such half close (message types: close, or reset a stream). */
+int tp_shutdown_write(struct tp_conn *c);
 void tp_seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int tp_fire(struct tp_conn *c, unsigned events); /* 1 if c is gone: touch it no more */
-void tp_lfire(struct tp_listener *l);
-void tp_note(struct tp_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* tp_caps.c: what a type or connection is (by capability, never by name) */
+const char *tp_type_name(const struct tp_type *t);
+const char *tp_type_help(const struct tp_type *t); /* one line for --help */
+unsigned tp_type_caps(const struct tp_type *t);    /* TP_CAP_* */
+const struct tp_type *tp_conn_type(const struct tp_conn *c);
+const struct tp_type *tp_listener_type(const struct tp_listener *l);
+unsigned tp_caps(const struct tp_conn *c);         /* tp_type_caps(tp_conn_type(c)) */
+/* The first type of this build (tp_types' order) with all of want and none of without, or NULL. */
+const struct tp_type *tp_type_with(unsigned want, unsigned without);
 
 /* tp_addr.c: address parsing and printing */
 int tp_addrs_parse(const char *spec, int family_hint, struct tp_addrs *out, char *err,
     size_t errlen);
 void tp_addr_str(const struct sockaddr *sa, socklen_t len, char *buf, size_t buflen);
 uint16_t tp_addr_port(const struct sockaddr *sa);
-
-/* tp_sock.c: socket helpers shared by the kernel types */
-int tp_sock_nonblock(int fd);
-int tp_sock_bufs(int fd, const struct tp_opts *o, char *err, size_t errlen);
-int tp_sock_fd_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events);
-int tp_sock_lwatch(struct tp_listener *l, struct ev_loop *loop, int on);
-int tp_sock_accept(struct tp_listener *l, struct tp_conn *c, int *family);
-int tp_sock_finish(struct tp_conn *c);
-void tp_sock_close(struct tp_conn *c);
-void tp_sock_lclose(struct tp_listener *l);
-int tp_sock_reuseport(int fd, const struct tp_opts *o, char *err, size_t errlen);
-int tp_sock_listen_fd(int fd, const struct tp_addrs *a, int backlog, char *err, size_t errlen,
-    char *local, size_t locallen);
-int tp_sock_errno(char *err, size_t errlen, const char *what);
-
-/* Type tables, registered in tp_registry.c (Makefile.am picks the backend files). */
-extern const struct tp_type tp_type_tcp, tp_type_unix, tp_type_tcpm, tp_type_unixm;
-extern const struct tp_type tp_type_sctp, tp_type_sctp1m, tp_type_usrsctp;
 
 #endif

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "ev.h"
-#include "tp.h"
+#include "tp_impl.h"
 
 #define TP_FRAME_RXCAP 65536
 
@@ -345,14 +345,14 @@ tp_frame_close(struct tp_conn *c)
 	tp_sock_close(c);
 }
 
-#define TP_FRAME_TYPE(sym, nm, hp) \
+#define TP_FRAME_TYPE(sym, nm, cp, hp) \
 const struct tp_type sym = { \
-	.name = nm, .help = hp, .caps = TP_CAP_MSG | TP_CAP_FORK, \
+	.name = nm, .help = hp, .caps = TP_CAP_MSG | TP_CAP_FORK | (cp), \
 	.listen = tp_frame_listen, .accept = tp_frame_accept, .lwatch = tp_sock_lwatch, \
 	.lclose = tp_sock_lclose, .connect = tp_frame_connect, .finish = tp_sock_finish, \
 	.send = tp_frame_send, .recv = tp_frame_recv, .watch = tp_frame_watch, \
 	.pending = tp_frame_pending, .close = tp_frame_close, \
 }
 
-TP_FRAME_TYPE(tp_type_tcpm, "tcpm", "TCP with a length prefix per message (framing)");
-TP_FRAME_TYPE(tp_type_unixm, "unixm", "UNIX stream socket with a length prefix per message");
+TP_FRAME_TYPE(tp_type_tcpm, "tcpm", 0, "TCP with a length prefix per message (framing)");
+TP_FRAME_TYPE(tp_type_unixm, "unixm", TP_CAP_PATH, "UNIX stream socket with a length prefix per message");

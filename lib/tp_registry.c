@@ -1,7 +1,7 @@
 /* tp_registry.c: the transport types this build has (configure decides which backends exist). */
 #include <stddef.h>
 
-#include "tp.h"
+#include "tp_impl.h"
 
 static const struct tp_type *const tp_all[] = {
 	&tp_type_tcp,

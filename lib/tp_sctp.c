@@ -313,7 +313,7 @@ const struct tp_type tp_type_sctp = {
 	.name = "sctp",
 	.help = "kernel SCTP, one-to-one style (one socket per association)",
 	.caps = TP_CAP_MSG | TP_CAP_STREAMS | TP_CAP_UNORDERED | TP_CAP_PRSCTP |
-	    TP_CAP_MULTIHOME | TP_CAP_PPID | TP_CAP_FORK,
+	    TP_CAP_MULTIHOME | TP_CAP_PPID | TP_CAP_FORK | TP_CAP_INTERLEAVE,
 	.listen = tp_sctp_listen,
 	.accept = tp_sctp_accept,
 	.lwatch = tp_sock_lwatch,

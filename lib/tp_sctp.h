@@ -6,7 +6,7 @@
 #include <sys/types.h>
 #include <netinet/sctp.h>
 
-#include "tp.h"
+#include "tp_impl.h"
 
 #define TP_SCTP_STREAMS 10 /* asked for when tp_opts.streams is 0 */
 

@@ -804,7 +804,7 @@ const struct tp_type tp_type_sctp1m = {
 	.name = "sctp1m",
 	.help = "kernel SCTP, one-to-many style (one socket for all associations)",
 	.caps = TP_CAP_MSG | TP_CAP_STREAMS | TP_CAP_UNORDERED | TP_CAP_PRSCTP |
-	    TP_CAP_MULTIHOME | TP_CAP_PPID,
+	    TP_CAP_MULTIHOME | TP_CAP_PPID | TP_CAP_INTERLEAVE,
 	.listen = tp_sctp1m_listen,
 	.accept = tp_sctp1m_accept,
 	.lwatch = tp_sctp1m_lwatch,

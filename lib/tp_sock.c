@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "ev.h"
-#include "tp.h"
+#include "tp_impl.h"
 
 int
 tp_sock_errno(char *err, size_t errlen, const char *what)

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "tp.h"
+#include "tp_impl.h"
 
 static int
 tp_stream_opts(int fd, int family, const struct tp_opts *o, char *err, size_t errlen)
@@ -146,14 +146,14 @@ tp_stream_sendfile(struct tp_conn *c, int fd, off_t *off, size_t len, size_t *se
 	return tp_sock_errno(c->err, sizeof(c->err), "sendfile");
 }
 
-#define TP_STREAM_TYPE(sym, nm, hp) \
+#define TP_STREAM_TYPE(sym, nm, cp, hp) \
 const struct tp_type sym = { \
-	.name = nm, .help = hp, .caps = TP_CAP_FORK, \
+	.name = nm, .help = hp, .caps = TP_CAP_FORK | (cp), \
 	.listen = tp_stream_listen, .accept = tp_stream_accept, .lwatch = tp_sock_lwatch, \
 	.lclose = tp_sock_lclose, .connect = tp_stream_connect, .finish = tp_sock_finish, \
 	.send = tp_stream_send, .recv = tp_stream_recv, .watch = tp_sock_fd_watch, \
 	.close = tp_sock_close, .sendfile = tp_stream_sendfile, \
 }
 
-TP_STREAM_TYPE(tp_type_tcp, "tcp", "TCP byte stream (kernel)");
-TP_STREAM_TYPE(tp_type_unix, "unix", "UNIX-domain stream socket (path or @abstract)");
+TP_STREAM_TYPE(tp_type_tcp, "tcp", 0, "TCP byte stream (kernel)");
+TP_STREAM_TYPE(tp_type_unix, "unix", TP_CAP_PATH, "UNIX-domain stream socket (path or @abstract)");

@@ -6,7 +6,7 @@
 
 #include <usrsctp.h>
 
-#include "tp.h"
+#include "tp_impl.h"
 
 #define TP_USRSCTP_PORT 9899 /* default local and remote UDP encapsulation port */
 

@@ -241,8 +241,8 @@ run() {
 		sctpintl) args+=(--proto sctp --streams 100 --num-conns 1 --num-calls "$n" --port $PORTI
 			--sctp-interleave) ;;
 		sctp*) args+=(--proto sctp --streams "${row#sctp}" --num-conns 1 --num-calls "$n") ;;
-		usrsctp*) args+=(--proto usrsctp --streams "${row#usrsctp}" --udp-encaps-port $UDPC
-			--udp-port $UDPS --num-conns 1 --num-calls "$n") ;;
+		usrsctp*) args+=(--proto usrsctp --streams "${row#usrsctp}" --udp-port $UDPC
+			--udp-remote-port $UDPS --num-conns 1 --num-calls "$n") ;;
 		tcp1) args+=(--num-conns "$n" --num-calls 1) ;;
 		tcp6) args+=(--concurrency 6 --num-conns 6 --num-calls $(((n + 5) / 6))) ;;
 		tcppipe) args+=(--num-conns 1 --num-calls "$n" --max-piped-calls "$n") ;;

@@ -54,7 +54,7 @@ start() {
 	return 0
 }
 uget() {
-	timeout 60 "$G" -s -m 20 --proto usrsctp --udp-encaps-port $cu --udp-port $su "$@"
+	timeout 60 "$G" -s -m 20 --proto usrsctp --udp-port $cu --udp-remote-port $su "$@"
 }
 streams() {
 	timeout 60 "$S" --timeout 20 --udp-port $cu --udp-remote-port $su --dir "$doc" "$@"
@@ -98,7 +98,7 @@ ok $? "TCP still sends it by sendfile, intact"
 
 start nommap -L usrsctp:127.0.0.1:8081 --udp-port $((base + 2)) --udp-remote-port $((base + 3)) \
     -d "$doc" --mmap-cache 0
-timeout 60 "$G" -s -m 20 --proto usrsctp --udp-encaps-port $((base + 3)) --udp-port $((base + 2)) \
+timeout 60 "$G" -s -m 20 --proto usrsctp --udp-port $((base + 3)) --udp-remote-port $((base + 2)) \
     -o "$tmp/got" http://127.0.0.1:8081/c.bin && cmp -s "$tmp/got" "$doc/c.bin" &&
     [ "$(mapped $last "$doc/c.bin")" = 0 ]
 ok $? "--mmap-cache 0: read with pread, nothing mapped, intact"

@@ -81,21 +81,21 @@ timeout 30 "$P" --timeout 25 --udp-port $pu --udp-remote-port $cu --ppid 0 --rep
     listen usrsctp 127.0.0.1:8090 >"$tmp/fake.out" 2>&1 &
 pids="$pids $!"
 sleep 0.5
-timeout 30 "$G" -s -m 10 --proto usrsctp --udp-encaps-port $cu --udp-port $pu \
+timeout 30 "$G" -s -m 10 --proto usrsctp --udp-port $cu --udp-remote-port $pu \
     http://127.0.0.1:8090/x >"$tmp/g.out" 2>"$tmp/g.err"
 rc=$?
 [ $rc -ne 0 ] && [ ! -s "$tmp/g.out" ] && grep -q 'PPID 0' "$tmp/g.err"
 ok $? "httpget refuses an answer with PPID 0 (exit $rc: $(head -n1 "$tmp/g.err"))"
-timeout 30 "$G" -s -m 10 --accept-ppid0 --proto usrsctp --udp-encaps-port $cu --udp-port $pu \
+timeout 30 "$G" -s -m 10 --accept-ppid0 --proto usrsctp --udp-port $cu --udp-remote-port $pu \
     http://127.0.0.1:8090/x >"$tmp/g.out" 2>"$tmp/g.err"
 rc=$?
 [ $rc -eq 0 ] && [ "$(cat "$tmp/g.out")" = abc ]
 ok $? "httpget --accept-ppid0 takes it (exit $rc)"
-timeout 60 "$L" --proto usrsctp --udp-encaps-port $cu --udp-port $pu --server 127.0.0.1 \
+timeout 60 "$L" --proto usrsctp --udp-port $cu --udp-remote-port $pu --server 127.0.0.1 \
     --port 8090 --uri /x --num-conns 1 --num-calls 1 --timeout 10 --json >"$tmp/l.out" 2>&1
 grep -Eq '"replies": ?0[,}]' "$tmp/l.out" && grep -Eq '"other": ?1[,}]' "$tmp/l.out"
 ok $? "httpload counts no reply from it, one error"
-timeout 60 "$L" --accept-ppid0 --proto usrsctp --udp-encaps-port $cu --udp-port $pu \
+timeout 60 "$L" --accept-ppid0 --proto usrsctp --udp-port $cu --udp-remote-port $pu \
     --server 127.0.0.1 --port 8090 --uri /x --num-conns 1 --num-calls 1 --timeout 10 --json \
     >"$tmp/l2.out" 2>&1
 grep -Eq '"2xx": ?1[,}]' "$tmp/l2.out"
@@ -104,7 +104,7 @@ ok $? "httpload --accept-ppid0 counts its 200"
 # --- defect 12: a reply cut short by the server's stream reset is noticed at once --------------
 now() { date +%s%N; }
 t0=$(now)
-timeout 30 "$G" -s -m 10 --proto usrsctp --udp-encaps-port $cu --udp-port $su \
+timeout 30 "$G" -s -m 10 --proto usrsctp --udp-port $cu --udp-remote-port $su \
     http://127.0.0.1:8080/cgi-bin/part.cgi >"$tmp/g.out" 2>"$tmp/g.err"
 rc=$?
 t1=$(now)

@@ -98,7 +98,7 @@ start() {
 secs() { awk "BEGIN { printf \"%.2f\", ($2 - $1) / 1e9 }"; }
 within() { awk "BEGIN { exit !($1 >= $2 && $1 <= $3) }"; }
 uget() {
-	timeout 60 "$G" -s -m 30 --proto usrsctp --udp-encaps-port $cu --udp-port $su "$@"
+	timeout 60 "$G" -s -m 30 --proto usrsctp --udp-port $cu --udp-remote-port $su "$@"
 }
 
 start main -p 0 -h 127.0.0.1 -L usrsctp:127.0.0.1:8080 --udp-port $su --udp-remote-port $cu \

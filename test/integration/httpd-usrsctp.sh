@@ -154,7 +154,7 @@ done
 ok $? "acceptance server on TCP 127.0.0.1:$tport and usrsctp 127.0.0.1:8082 (UDP $au)"
 
 hget() {
-	timeout 120 "$G" -s -m 30 --proto usrsctp --udp-encaps-port $acu --udp-port $au "$@"
+	timeout 120 "$G" -s -m 30 --proto usrsctp --udp-port $acu --udp-remote-port $au "$@"
 }
 # same N...: 0 when every uN fetched into $tmp/dl is identical to the original
 same() {
@@ -188,7 +188,7 @@ done
 for proto in tcp usrsctp; do
 	[ $proto = tcp ] && url=http://127.0.0.1:$tport/big100m || url=http://127.0.0.1:8082/big100m
 	t0=$(date +%s.%N)
-	timeout 120 "$G" -s -m 30 --proto $proto --udp-encaps-port $acu --udp-port $au "$url" |
+	timeout 120 "$G" -s -m 30 --proto $proto --udp-port $acu --udp-remote-port $au "$url" |
 	    cmp -s - "$acc/big100m"
 	st=("${PIPESTATUS[@]}")
 	t1=$(date +%s.%N)

@@ -32,7 +32,7 @@ ok $? "a TCP response advertises the SCTP listener: Alt-Svc: $alt"
 get() {  # get NAME: httpget --proto auto, a.bin compared, stderr in $tmp/NAME.err, time in $secs
 	local t0 rc
 	t0=$(date +%s.%N)
-	timeout 30 "$G" -v -s -m 10 --proto auto --alt-cache "$cache" --udp-encaps-port $cu \
+	timeout 30 "$G" -v -s -m 10 --proto auto --alt-cache "$cache" --udp-port $cu \
 	    -o "$tmp/$1.out" "http://127.0.0.1:$tp/a.bin" 2>"$tmp/$1.err"
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')

@@ -26,7 +26,7 @@ p0=$!
 "$hl" --timeout 20 --server 127.0.0.1 --port "$port" --uri /f40k --num-conns 10 --num-calls 2 --client 1/3 \
 	--rate 100 --json >"$tmp/c1.json" 2>"$tmp/c1.err" &
 p1=$!
-"$hl" --timeout 20 --proto usrsctp --streams 4 --udp-port $((port + 1)) --udp-encaps-port $((port + 2)) \
+"$hl" --timeout 20 --proto usrsctp --streams 4 --udp-remote-port $((port + 1)) --udp-port $((port + 2)) \
 	--server 127.0.0.1 --port "$port" --uri /f3k --num-conns 5 --num-calls 8 --client 2/3 \
 	--json >"$tmp/c2.json" 2>"$tmp/c2.err" &
 p2=$!

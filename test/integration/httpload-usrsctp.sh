@@ -36,7 +36,7 @@ sport=$(free_udp) cport=$(free_udp) gport=$(free_udp) port=$((20000 + $$ % 20000
 	-d "$tmp/root" --sctp-streams 100 >"$tmp/httpd.log" 2>&1 &
 pids="$pids $!"
 sleep 0.5
-common="--proto usrsctp --server 127.0.0.1 --port $port --udp-encaps-port $cport --udp-port $sport --timeout 10"
+common="--proto usrsctp --server 127.0.0.1 --port $port --udp-port $cport --udp-remote-port $sport --timeout 10"
 for s in 1 10 100; do
 	# shellcheck disable=SC2086
 	"$hl" $common --streams $s --uri /1k.bin --num-conns 4 --num-calls 60 --verbose \
@@ -58,20 +58,20 @@ grep -q 'corrupt 0$' "$tmp/o" && grep -q 'Errors: total 0 ' "$tmp/o" &&
 ok $? "usrsctp closed loop, 10 streams x 2 piped, 100 KiB bodies verified"
 
 mkdir -p "$tmp/dl"
-"$hg" --proto usrsctp --udp-encaps-port "$gport" --udp-port "$sport" -v -O "$tmp/dl" \
+"$hg" --proto usrsctp --udp-port "$gport" --udp-remote-port "$sport" -v -O "$tmp/dl" \
 	"http://127.0.0.1:$port/1k.bin" "http://127.0.0.1:$port/100k.bin" \
 	"http://127.0.0.1:$port/missing" 2>"$tmp/g.err"
 rc=$?
 cmp -s "$tmp/dl/1k.bin" "$tmp/root/1k.bin" && cmp -s "$tmp/dl/100k.bin" "$tmp/root/100k.bin" &&
 	grep -q 'on stream 2' "$tmp/g.err" && grep -q '3 streams' "$tmp/g.err" && [ $rc -eq 0 ]
 ok $? "httpget: three URLs on one association, one per stream, content checked (exit $rc)"
-"$hg" --proto usrsctp --udp-encaps-port "$gport" --udp-port "$sport" -f \
+"$hg" --proto usrsctp --udp-port "$gport" --udp-remote-port "$sport" -f \
 	"http://127.0.0.1:$port/missing" >/dev/null 2>&1
 [ $? -eq 22 ]
 ok $? "httpget --fail over usrsctp: exit 22 on a 404"
 # shellcheck disable=SC2086
-"$hl" --proto usrsctp --server 127.0.0.1 --port $((port + 1)) --udp-encaps-port "$cport" \
-	--udp-port "$sport" --num-conns 2 --timeout 3 >"$tmp/o" 2>&1
+"$hl" --proto usrsctp --server 127.0.0.1 --port $((port + 1)) --udp-port "$cport" \
+	--udp-remote-port "$sport" --num-conns 2 --timeout 3 >"$tmp/o" 2>&1
 grep -Eq 'connrefused 2 |socket-timo 2 |client-timo 2 ' "$tmp/o"
 ok $? "usrsctp, nobody on the port: counted ($(grep '^Errors: total' "$tmp/o"))"
 done_testing

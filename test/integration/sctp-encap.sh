@@ -111,11 +111,11 @@ httpd_start_n kernel 3 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -L sctp1
 kport=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/kernel.err")
 ok $? "sctphttpd listens on kernel sctp and sctp1m"
 for c in 1 10 100; do
-	gets "kernel server" usrsctp $b $c --udp-encaps-port $GU --udp-port $KU
+	gets "kernel server" usrsctp $b $c --udp-port $GU --udp-remote-port $KU
 done
-gets "kernel sctp1m server" usrsctp $((b + 1)) 10 --udp-encaps-port $GU --udp-port $KU
+gets "kernel sctp1m server" usrsctp $((b + 1)) 10 --udp-port $GU --udp-remote-port $KU
 for s in 1 10 100; do
-	loads "kernel server" usrsctp $b $s --udp-encaps-port $LU --udp-port $KU
+	loads "kernel server" usrsctp $b $s --udp-port $LU --udp-remote-port $KU
 done
 gets "kernel server, native client too" sctp $b 10
 
@@ -173,7 +173,7 @@ tshark -i lo -f "udp port $KU" -w "$tmp/cap.pcapng" -q >/dev/null 2>"$tmp/ts.err
 ts=$!
 pids="$pids $ts"
 for i in $(seq 1 200); do grep -q 'Capturing on' "$tmp/ts.err" && break; sleep 0.1; done
-timeout 30 "$G" -s --proto usrsctp --udp-encaps-port $GU --udp-port $KU -o "$tmp/crc1" \
+timeout 30 "$G" -s --proto usrsctp --udp-port $GU --udp-remote-port $KU -o "$tmp/crc1" \
     http://127.0.0.1:$b/s1024
 r1=$?
 timeout 30 "$E/http_client" 127.0.0.1 $b 0 $((udp_base + 4)) $KU /s1024 >"$tmp/crc2" 2>/dev/null

@@ -60,8 +60,8 @@ g, lport, rport = sys.argv[1:4]
 for f in ("1k", "1m"):
     waits, xfer = [], []
     for i in range(5):
-        p = subprocess.run([g, "--json", "-s", "--proto", "usrsctp", "--udp-encaps-port", lport,
-                            "--udp-port", rport, "-o", "/dev/null", "http://127.0.0.1:8080/" + f],
+        p = subprocess.run([g, "--json", "-s", "--proto", "usrsctp", "--udp-port", lport,
+                            "--udp-remote-port", rport, "-o", "/dev/null", "http://127.0.0.1:8080/" + f],
                            stderr=subprocess.PIPE)
         end = time.time()
         lines = [l for l in p.stderr.decode().splitlines() if l.startswith("{")]

@@ -343,7 +343,7 @@ client_recv(struct tp_conn *c, unsigned char **buf, size_t *cap, size_t want,
 		if (rc != TP_OK)
 			die("recv: %s", c->err);
 		len += got;
-		if ((c->ops->caps & TP_CAP_MSG) ? (mi->flags & TP_F_EOR) != 0 : len >= want)
+		if ((tp_caps(c) & TP_CAP_MSG) ? (mi->flags & TP_F_EOR) != 0 : len >= want)
 			return len;
 	}
 }

@@ -79,8 +79,8 @@ for i in $(seq 1 "$RUNS"); do
 	r=$(mp_usrsctp 16384)
 	h=
 	for j in 1 2 3; do # three GETs a run: one 10 MiB GET is under a second
-		"$HTTPGET" --json -s --proto usrsctp --udp-encaps-port $((base + 3)) \
-		    --udp-port $((base + 2)) -o "$tmp/got" http://127.0.0.1:8080/10m.bin 2>"$tmp/g.json" &&
+		"$HTTPGET" --json -s --proto usrsctp --udp-port $((base + 3)) \
+		    --udp-remote-port $((base + 2)) -o "$tmp/got" http://127.0.0.1:8080/10m.bin 2>"$tmp/g.json" &&
 		    cmp -s "$tmp/got" "$tmp/doc/10m.bin" ||
 		    { echo "benchmarks: httpget over usrsctp failed" >&2; cat "$tmp/g.json" >&2; exit 1; }
 		json_get bytes_per_s <"$tmp/g.json"

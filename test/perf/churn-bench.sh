@@ -38,7 +38,7 @@ rss_half=
 while [ "$done_n" -lt "$TOTAL" ]; do
 	k=$((k + 1))
 	"$HTTPLOAD" --server 127.0.0.1 --port 8080 --uri /1k.bin --proto usrsctp \
-	    --udp-encaps-port $((base + 1)) --udp-port "$base" -c "$C" -d "$CHUNK" --num-calls 1 \
+	    --udp-port $((base + 1)) --udp-remote-port "$base" -c "$C" -d "$CHUNK" --num-calls 1 \
 	    --timeout 10 --json >"$tmp/j" 2>>"$tmp/l.err"
 	n=$(field "$tmp/j" connections)
 	done_n=$((done_n + n))

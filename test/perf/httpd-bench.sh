@@ -141,7 +141,7 @@ bench_usrsctp() {
 		sleep 0.5
 		all=
 		for i in $(seq 1 "$RUNS"); do
-			if ! "$G" --json -s --proto usrsctp --udp-encaps-port $cu --udp-port $su \
+			if ! "$G" --json -s --proto usrsctp --udp-port $cu --udp-remote-port $su \
 			    -o "$tmp/got" http://127.0.0.1:$port/10m.bin 2>"$tmp/g.json" ||
 			    ! cmp -s "$tmp/got" "$tmp/doc/10m.bin"; then
 				echo "httpd-bench: httpget over usrsctp failed" >&2

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "msgperf.h"
+#include "tp_cli.h"
 
 static void
 mp_usage(FILE *f)
@@ -40,18 +41,16 @@ mp_usage(FILE *f)
 "      --series FILE      throughput tests: append the rate of each interval to FILE\n"
 "                         (CSV: protocol,size,t_s,epoch_s,kbit_s)\n"
 "      --interval SEC     seconds per --series sample (default 0.5)\n"
-"      --sndbuf BYTES, --rcvbuf BYTES                 socket buffer sizes\n"
-"      --udp-port P       usrsctp: local UDP encapsulation port (default 9899; the local\n"
-"                         table's client takes P+1)\n"
-"      --udp-remote-port P  usrsctp: the peer's UDP encapsulation port (default 9899)\n"
-"      --sctp-udp-remote-port P  sctp, sctp1m: kernel SCTP in UDP (RFC 6951) to the peer's\n"
-"                         UDP port P (local: sysctl net.sctp.udp_port; Linux >= 5.11)\n"
+"      --sndbuf BYTES, --rcvbuf BYTES                 socket buffer sizes\n");
+	fputs(tp_cli_help, f);
+	fprintf(f,
+"                           (the local table: the server takes --udp-port, the client +1)\n"
 "      --csv              one CSV line per measurement instead of the tables\n"
 "  -q, --quiet            no progress on stderr\n"
 "  -h, --help             this help;  -V, --version  the version\n"
 "\nTransport types in this build:\n");
 	for (t = tp_types(); *t != NULL; t++)
-		fprintf(f, "  %-8s %s\n", (*t)->name, (*t)->help);
+		fprintf(f, "  %-8s %s\n", tp_type_name(*t), tp_type_help(*t));
 }
 
 static int
@@ -95,7 +94,7 @@ mp_spawn(const struct mp_cfg *cfg, const char *type, char *addr, size_t addrlen,
 	ssize_t n;
 	size_t len = 0;
 
-	if (strncmp(type, "unix", 4) == 0) {
+	if (tp_type_caps(tp_type_find(type)) & TP_CAP_PATH) {
 		/* Ours: a killed server child leaves it behind. */
 		snprintf(listen_at, sizeof(listen_at), "/tmp/msgperf.%ld.sock", (long)getpid());
 		unlink(listen_at);
@@ -241,7 +240,7 @@ int
 main(int argc, char **argv)
 {
 	enum { O_STREAMS = 256, O_USE, O_UNORD, O_NODELAY, O_RTOMIN, O_RTOINIT, O_RTOMAX,
-	    O_SNDBUF, O_RCVBUF, O_UDP, O_UDPR, O_ENCAP, O_CSV, O_PMR, O_SERIES, O_INTERVAL };
+	    O_SNDBUF, O_RCVBUF, O_CSV, O_PMR, O_SERIES, O_INTERVAL };
 	static const struct option lopts[] = {
 		{ "types", required_argument, NULL, 't' },
 		{ "sizes", required_argument, NULL, 's' },
@@ -257,9 +256,7 @@ main(int argc, char **argv)
 		{ "rto-max", required_argument, NULL, O_RTOMAX },
 		{ "sndbuf", required_argument, NULL, O_SNDBUF },
 		{ "rcvbuf", required_argument, NULL, O_RCVBUF },
-		{ "udp-port", required_argument, NULL, O_UDP },
-		{ "udp-remote-port", required_argument, NULL, O_UDPR },
-		{ "sctp-udp-remote-port", required_argument, NULL, O_ENCAP },
+		TP_CLI_LONGOPTS,
 		{ "csv", no_argument, NULL, O_CSV },
 		{ "path-max-retrans", required_argument, NULL, O_PMR },
 		{ "series", required_argument, NULL, O_SERIES },
@@ -286,6 +283,16 @@ main(int argc, char **argv)
 	cfg.sizes[0] = 10, cfg.sizes[1] = 100, cfg.sizes[2] = 1000, cfg.sizes[3] = 10000;
 	cfg.nsizes = 4;
 	while ((ch = getopt_long(argc, argv, "t:s:T:d:a:qhV", lopts, NULL)) != -1) {
+		switch (tp_cli_opt(&cfg.opts, NULL, ch, optarg, err, sizeof(err))) {
+		case -1:
+			fprintf(stderr, "msgperf: %s\n", err);
+			return 2;
+		case 2:
+			fprintf(stderr, "msgperf: %s\n", err);
+			continue;
+		case 1:
+			continue;
+		}
 		switch (ch) {
 		case 't':
 			if ((cfg.ntypes = mp_parse_list(optarg, cfg.types, MP_MAXTYPES)) <= 0)
@@ -334,9 +341,6 @@ main(int argc, char **argv)
 		case O_RTOMAX: cfg.opts.rto_max_ms = (uint32_t)mp_num(optarg, "RTO", 1, 600000); break;
 		case O_SNDBUF: cfg.opts.sndbuf = (int)mp_num(optarg, "buffer size", 1024, 1 << 30); break;
 		case O_RCVBUF: cfg.opts.rcvbuf = (int)mp_num(optarg, "buffer size", 1024, 1 << 30); break;
-		case O_UDP: cfg.opts.udp_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
-		case O_ENCAP: cfg.opts.encap_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
-		case O_UDPR: cfg.opts.udp_remote_port = (uint16_t)mp_num(optarg, "UDP port", 1, 65535); break;
 		case O_CSV: cfg.csv = 1; break;
 		case O_PMR: cfg.opts.path_max_retrans = (int)mp_num(optarg, "path_max_retrans", 1, 65535); break;
 		case O_SERIES: cfg.series = optarg; break;
@@ -361,7 +365,7 @@ main(int argc, char **argv)
 		cfg.opts.streams = cfg.streams_used;
 	if (cfg.ntypes == 0)
 		for (tt = tp_types(); *tt != NULL && cfg.ntypes < MP_MAXTYPES; tt++)
-			cfg.types[cfg.ntypes++] = (*tt)->name;
+			cfg.types[cfg.ntypes++] = tp_type_name(*tt);
 	for (i = 0; i < cfg.ntypes; i++) {
 		if (tp_type_find(cfg.types[i]) == NULL) {
 			fprintf(stderr, "msgperf: unknown transport '%s' (see --help)\n",

@@ -103,7 +103,7 @@ mp_io_recv_one(struct mp_io *io)
 		struct tp_msginfo mi;
 		size_t got = 0;
 		int rc;
-		if (io->test == MP_LATENCY && io->have >= io->size && !(io->c->ops->caps & TP_CAP_MSG))
+		if (io->test == MP_LATENCY && io->have >= io->size && !(tp_caps(io->c) & TP_CAP_MSG))
 			return TP_OK;
 		rc = tp_recv(io->c, io->rx + (io->test == MP_LATENCY ? io->have : 0),
 		    io->test == MP_LATENCY ? cap - io->have : cap, &mi, &got);
@@ -114,7 +114,7 @@ mp_io_recv_one(struct mp_io *io)
 		if (io->test != MP_LATENCY)
 			return TP_OK;
 		io->have += got;
-		if ((io->c->ops->caps & TP_CAP_MSG) ? (mi.flags & TP_F_EOR) != 0 : io->have >= io->size)
+		if ((tp_caps(io->c) & TP_CAP_MSG) ? (mi.flags & TP_F_EOR) != 0 : io->have >= io->size)
 			return TP_OK;
 		if (io->have >= io->size) {
 			/* A message longer than announced: the peer is not a msgperf. */

@@ -38,8 +38,8 @@ load() { # PROTO N ka|one|open -> JSON on stdout
 	esac
 	if [ "$1" = usrsctp ]; then
 		# shellcheck disable=SC2086
-		"$HTTPLOAD" $args --port 8080 --proto usrsctp --udp-encaps-port $((base + 1)) \
-		    --udp-port "$base" 2>>"$tmp/l.err"
+		"$HTTPLOAD" $args --port 8080 --proto usrsctp --udp-port $((base + 1)) \
+		    --udp-remote-port "$base" 2>>"$tmp/l.err"
 	else
 		# shellcheck disable=SC2086
 		"$HTTPLOAD" $args --port "$tp" 2>>"$tmp/l.err"

@@ -91,13 +91,13 @@ fd1=$(wait_fds $main $fd0)
 kill -0 $main && [ $aborted = 10 ] && [ "$fd1" -le "$fd0" ]
 ok $? "usrsctp: 10 associations aborted mid-body (4 streams each, ABORT): fds $fd0 before, $fd1 after"
 [ $aborted = 10 ] || sed 's/^/#   /' "$tmp/ap.out" | tail -n 5
-fetch_ok --proto usrsctp --udp-encaps-port $((port + 4)) --udp-port $su http://127.0.0.1:$tp/big.bin
+fetch_ok --proto usrsctp --udp-port $((port + 4)) --udp-remote-port $su http://127.0.0.1:$tp/big.bin
 ok $? "usrsctp: then 20 MB served intact"
 for i in $(seq 1 5); do
 	(timeout -s KILL 0.5 "$S" --udp-port $((port + 5)) --udp-remote-port $su --dir "$doc" \
 	    usrsctp 127.0.0.1:$tp 0:/big.bin 1:/big.bin >/dev/null 2>&1) 2>/dev/null
 done
-fetch_ok --proto usrsctp --udp-encaps-port $((port + 4)) --udp-port $su http://127.0.0.1:$tp/big.bin
+fetch_ok --proto usrsctp --udp-port $((port + 4)) --udp-remote-port $su http://127.0.0.1:$tp/big.bin
 kill -0 $main && [ $? = 0 ]
 ok $? "usrsctp: 5 peers SIGKILLed mid-body (no ABORT, no SHUTDOWN): still serving"
 result usrsctp-abort "10 ABORTed associations (40 streams mid-body): fds $fd0 -> $fd1; 5 vanished peers; served after"
@@ -217,7 +217,7 @@ if ip netns add $ns 2>/dev/null; then
 	ok $? "TCP, 10 % loss: $replies of 200 x 100 KB verified, $content bytes, errors ${errors:-?}, corrupt ${corrupt:-?}"
 	[ $rc = 0 ] || sed 's/^/#   /' "$tmp/tcp.json" "$tmp/tcp.err" | head -n 5
 	result loss-tcp "10 % loss: 200 x 100 KB over TCP, $content bytes verified, $((20000000 - ${content:-0})) lost, errors ${errors:-?}"
-	lossy usrsctp --proto usrsctp --udp-encaps-port $cu --udp-port $su --streams 10 \
+	lossy usrsctp --proto usrsctp --udp-port $cu --udp-remote-port $su --streams 10 \
 	    --uri /100k.bin --num-conns 2 --num-calls 50
 	rc=$?
 	[ $rc = 0 ] && [ "$replies" = 100 ] && [ "$content" = 10000000 ]

@@ -45,7 +45,7 @@ soak() { # soak NAME SERVER-LISTEN HTTPLOAD-ARGS...
 	local srv=$last idle0 idle1
 	idle0=$(nfds $srv)
 	timeout $((dur + 120)) "$LD" --server 127.0.0.1 --port $tp --timeout 30 --json \
-	    --udp-encaps-port $cu --udp-port $su --duration "$dur" \
+	    --udp-port $cu --udp-remote-port $su --duration "$dur" \
 	    --verify-manifest "$tmp/manifest" "$@" >"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local load=$!
 	# the start: once the connections are open and the first calls done

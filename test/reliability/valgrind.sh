@@ -73,7 +73,7 @@ ok $? "sctphttpd under $checker listens on TCP and usrsctp"
 rc=$?
 cmp -s "$tmp/a" "$doc/300k.bin" && cmp -s "$tmp/b" "$doc/1k.bin" || rc="$rc, bodies differ"
 vg_ok get-tcp "$rc" "httpget over TCP, 2 URLs"
-(vg get-usrsctp "$G" -s --proto usrsctp --udp-encaps-port $((port + 3)) --udp-port $su \
+(vg get-usrsctp "$G" -s --proto usrsctp --udp-port $((port + 3)) --udp-remote-port $su \
     -o "$tmp/a" -o "$tmp/b" http://127.0.0.1:$tp/300k.bin http://127.0.0.1:$tp/1k.bin)
 rc=$?
 cmp -s "$tmp/a" "$doc/300k.bin" && cmp -s "$tmp/b" "$doc/1k.bin" || rc="$rc, bodies differ"
@@ -84,7 +84,7 @@ rc=$?
 grep -q 'replies 100 ' "$tmp/load-tcp.out" || rc="$rc, not 100 replies"
 vg_ok load-tcp "$rc" "httpload over TCP, 10 x 10 calls verified"
 (vg load-usrsctp "$LD" --server 127.0.0.1 --port $tp --uri /1k.bin --num-conns 4 --num-calls 25 \
-    --proto usrsctp --streams 10 --udp-encaps-port $((port + 4)) --udp-port $su \
+    --proto usrsctp --streams 10 --udp-port $((port + 4)) --udp-remote-port $su \
     --verify-manifest "$tmp/manifest") >"$tmp/load-usrsctp.out" 2>&1
 rc=$?
 grep -q 'replies 100 ' "$tmp/load-usrsctp.out" || rc="$rc, not 100 replies"

@@ -281,7 +281,7 @@ client_recv(struct tp_conn *c, unsigned char *buf, size_t cap, size_t want, stru
 		len += got;
 		(*pieces)++;
 		*out = mi;
-		if ((type->caps & TP_CAP_MSG) ? (mi.flags & TP_F_EOR) != 0 : len >= want)
+		if ((tp_type_caps(type) & TP_CAP_MSG) ? (mi.flags & TP_F_EOR) != 0 : len >= want)
 			return len;
 		assert_true(len < cap);
 	}
@@ -360,7 +360,7 @@ test_boundaries(void **state)
 	client_send(c, a, sizeof(a), &mi);
 	client_send(c, b, sizeof(b), &mi);
 	client_send(c, d, sizeof(d), &mi);
-	if (type->caps & TP_CAP_MSG) {
+	if (tp_type_caps(type) & TP_CAP_MSG) {
 		n = client_recv(c, rx, sizeof(rx), sizeof(a), &got, &pieces);
 		assert_int_equal(n, sizeof(a));
 		assert_memory_equal(rx, a, sizeof(a));
@@ -408,7 +408,7 @@ test_pieces(void **state)
 		assert_true(g <= 1000);
 		len += g;
 		n++;
-		if (type->caps & TP_CAP_MSG)
+		if (tp_type_caps(type) & TP_CAP_MSG)
 			assert_int_equal((got.flags & TP_F_EOR) != 0, len == sizeof(tx));
 	}
 	assert_int_equal(len, sizeof(tx));
@@ -428,7 +428,7 @@ test_streams_ppid_unordered(void **state)
 	(void)state;
 	if ((c = client_open(10, err, sizeof(err))) == NULL)
 		fail_msg("connect: %s", err);
-	if (!(type->caps & TP_CAP_STREAMS)) {
+	if (!(tp_type_caps(type) & TP_CAP_STREAMS)) {
 		/* One stream only: what a message carries besides its bytes is not kept. */
 		assert_int_equal(c->streams_out, 1);
 		assert_int_equal(c->streams_in, 1);
@@ -448,9 +448,9 @@ test_streams_ppid_unordered(void **state)
 		    sizeof(tx));
 		assert_memory_equal(tx, rx, sizeof(tx));
 		assert_int_equal(got.stream, s);
-		if (type->caps & TP_CAP_PPID)
+		if (tp_type_caps(type) & TP_CAP_PPID)
 			assert_int_equal(got.ppid, 63 + s);
-		if (type->caps & TP_CAP_UNORDERED)
+		if (tp_type_caps(type) & TP_CAP_UNORDERED)
 			assert_int_equal((got.flags & TP_F_UNORDERED) != 0, (s & 1) != 0);
 	}
 	tp_conn_free(c);
@@ -494,7 +494,7 @@ test_fewer_streams(void **state)
 	assert_int_equal(srv_start(4), 0);
 	if ((c = client_open(10, err, sizeof(err))) == NULL)
 		fail_msg("connect: %s", err);
-	if (!(type->caps & TP_CAP_STREAMS)) {
+	if (!(tp_type_caps(type) & TP_CAP_STREAMS)) {
 		assert_int_equal(c->streams_out, 1);
 		tp_conn_free(c);
 		return;
@@ -578,10 +578,11 @@ test_send_peer_gone(void **state)
 	tp_conn_free(c);
 }
 
+/* A length prefix per message over a byte stream (tcpm, unixm): messages, but not SCTP's. */
 static int
 type_is_framed(void)
 {
-	return strcmp(type_name, "tcpm") == 0 || strcmp(type_name, "unixm") == 0;
+	return (tp_type_caps(type) & TP_CAP_MSG) && !(tp_type_caps(type) & TP_CAP_STREAMS);
 }
 
 /* RFC 4571's 2-byte prefix: 65535 bytes go through whole, 65536 are a clear error (not a
