@@ -116,6 +116,9 @@ struct tp_type {
 	/* abort (may be NULL: SO_LINGER 0 on c->fd): the next close ends the association or
 	 * connection at once (SCTP ABORT, TCP RST) instead of waiting for an unresponsive peer. */
 	void (*abort)(struct tp_conn *c);
+	/* stats (may be NULL): the type's stack counters as "name=value ..." into buf (its length;
+	 * 0: nothing to tell), for diagnostics: why a transfer waited (retransmission timeouts) */
+	size_t (*stats)(char *buf, size_t len);
 };
 
 struct tp_conn {
@@ -152,6 +155,7 @@ struct tp_listener {
 /* tp.c: registry and dispatch */
 const struct tp_type *tp_type_find(const char *name);
 const struct tp_type *const *tp_types(void);
+size_t tp_stats(char *buf, size_t len);
 void tp_opts_init(struct tp_opts *o);
 #define TP_RTO_INITIAL_MS 3000 /* RFC 4960's, both stacks' default */
 uint32_t tp_rto_initial_ms(const struct tp_opts *o);

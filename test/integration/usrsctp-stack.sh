@@ -2,7 +2,8 @@
 # usrsctp-stack.sh: usrsctp's own UDP socket is not overrun by a one-way msgperf run (the
 # socket's drop counter, ss skmem d), and a usrsctp process exits soon after its last byte
 # (httpget --json's last body byte to the process's end), and a request/response of a message
-# just over one packet is not held back by Nagle against a delayed SACK, TAP.
+# just over one packet is not held back by Nagle against a delayed SACK, and the stack's
+# counters are told (sctphttpd's SIGUSR2, SCTPAPPS_USRSCTP_STATS), TAP.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 M=${MSGPERF:-$top_builddir/msgperf}
@@ -46,7 +47,8 @@ head -c 1024 /dev/urandom >"$doc/1k"
 head -c 1000000 /dev/urandom >"$doc/1m"
 "$H" -L usrsctp:127.0.0.1:8080 --udp-port $((base + 2)) --udp-remote-port $((base + 3)) \
     -d "$doc" >/dev/null 2>"$tmp/h.err" &
-pids="$pids $!"
+hp=$!
+pids="$pids $hp"
 wait_bound $((base + 2))
 sleep 0.3
 
@@ -87,6 +89,20 @@ else
 fi
 [ $rc -eq 0 ] && [ -n "$worst" ] && awk -v w="$worst" -v l="$lim" 'BEGIN { exit !(w < l) }'
 ok $? "httpget over usrsctp ends within $lim ms of its last body byte (median: $worst ms)"
+
+# The stack's counters: the server's on SIGUSR2 (10 associations accepted above), a client's
+# at its exit with SCTPAPPS_USRSCTP_STATS (one association set up).
+kill -USR2 $hp
+for i in $(seq 1 30); do grep -q 'transport counters' "$tmp/h.err" && break; sleep 0.1; done
+line=$(grep 'transport counters' "$tmp/h.err" | tail -1)
+diag "$line"
+est=$(echo "$line" | grep -o 'passiveestab=[0-9]*' | cut -d= -f2)
+echo "$line" | grep -q 'usrsctp: timodata=[0-9]* timoinit=' && [ "${est:-0}" -ge 10 ]
+ok $? "sctphttpd's SIGUSR2: usrsctp's counters (timeouts; ${est:-no} associations accepted)"
+SCTPAPPS_USRSCTP_STATS=$tmp/cs "$G" -s --proto usrsctp --udp-encaps-port $((base + 3)) \
+    --udp-port $((base + 2)) -o /dev/null http://127.0.0.1:8080/1k 2>/dev/null
+grep -q "^[0-9]* timodata=[0-9]* .*activeestab=1 " "$tmp/cs"
+ok $? "SCTPAPPS_USRSCTP_STATS: a client's usrsctp counters at its exit ($(cut -c1-60 "$tmp/cs" 2>/dev/null))"
 
 # 1500..2900-byte messages need two packets: usrsctp's Nagle held the second while the first
 # waited for a delayed SACK (200 ms), and each round trip took about 350 ms (tcpm: 30 us).
