@@ -38,8 +38,8 @@ load() { # PROTO N ka|one|open -> JSON on stdout
 	esac
 	if [ "$1" = usrsctp ]; then
 		# shellcheck disable=SC2086
-		SCTPAPPS_USRSCTP_STATS=$tmp/cs "$HTTPLOAD" $args --port 8080 --proto usrsctp --udp-encaps-port $((base + 1)) \
-		    --udp-port "$base" 2>>"$tmp/l.err"
+		SCTPAPPS_USRSCTP_STATS=$tmp/cs "$HTTPLOAD" $args --port 8080 --proto usrsctp \
+		    --udp-encaps-port $((base + 1)) --udp-port "$base" 2>>"$tmp/l.err"
 	else
 		# shellcheck disable=SC2086
 		"$HTTPLOAD" $args --port "$tp" 2>>"$tmp/l.err"
@@ -51,10 +51,10 @@ field() { json_field "$1" "$2"; }
 # (timodata, timoinit, timocookie), duplicates the peer received (a timeout that was spurious),
 # and the datagrams the kernel dropped (UDP RcvbufErrors and InErrors of this namespace).
 srv_counters() {
-	local n
+	local n j
 	n=$(grep -c 'transport counters' "$tmp/h.err")
 	kill -USR2 $hpid
-	for i in $(seq 1 50); do
+	for j in $(seq 1 50); do
 		[ "$(grep -c 'transport counters' "$tmp/h.err")" -gt "$n" ] && break
 		sleep 0.1
 	done
