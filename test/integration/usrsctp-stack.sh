@@ -110,30 +110,37 @@ ok $? "SCTPAPPS_USRSCTP_STATS: a client's usrsctp counters at its exit ($(cut -c
 # requests come in one burst, and so do the answers at the client. With usrsctp's own 256 KiB
 # UDP receive buffers, about 1000 datagrams were dropped (RcvbufErrors) and as many
 # retransmission timeouts followed (INIT and COOKIE-ECHO after 3 s, DATA after 1 s: p99.9
-# 5-7 s); tp_usrsctp_udp.c's buffers leave none. Timeouts counted by both stacks, drops by
+# 5-7 s); tp_usrsctp_udp.c's buffers leave none. Counted by both stacks: no INIT or COOKIE-ECHO
+# timeout, and no DATA timeout but spurious ones (a process that waits over a second for a CPU
+# answers late: each such timeout leaves a duplicate at the peer, a loss does not); drops by
 # the server socket's counter (/proc/net/udp, the last column).
-t3() { tr ' ' '\n' | awk -F= '$1 ~ /^timo(data|init|cookie)$/ { s += $2 } END { print s + 0 }'; }
-srv_t3() {
-	local n
+cnt() { tr ' ' '\n' | awk -F= -v k=",$1," 'index(k, "," $1 ",") { s += $2 } END { print s + 0 }'; }
+srv_line() {
+	local n j
 	n=$(grep -c 'transport counters' "$tmp/h.err")
 	kill -USR2 $hp
-	for i in $(seq 1 30); do [ "$(grep -c 'transport counters' "$tmp/h.err")" -gt "$n" ] && break; sleep 0.1; done
-	grep 'transport counters' "$tmp/h.err" | tail -1 | t3
+	for j in $(seq 1 30); do
+		[ "$(grep -c 'transport counters' "$tmp/h.err")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	grep 'transport counters' "$tmp/h.err" | tail -1
 }
-s0=$(srv_t3)
+s0=$(srv_line)
 : >"$tmp/cs"
 SCTPAPPS_USRSCTP_STATS=$tmp/cs "$L" --server 127.0.0.1 --uri /1k --timeout 30 -c 1000 --num-conns 1000 \
     --num-calls 2 --port 8080 --proto usrsctp --udp-encaps-port $((base + 3)) --udp-port $((base + 2)) \
     --json >"$tmp/burst.json" 2>"$tmp/burst.err"
 rc=$?
-s1=$(srv_t3)
-c=$(t3 <"$tmp/cs")
+s1=$(srv_line)
+c=$(cat "$tmp/cs")
+d() { echo $(($(echo "$s1" | cnt "$1") - $(echo "$s0" | cnt "$1") + $(echo "$c" | cnt "$1"))); }
+setup=$(d timoinit,timocookie) t3=$(d timodata) dup=$(d recvdupdata)
 drops=$(awk -v p=$(printf '%04X' $((base + 2))) 'split($2, a, ":") && a[2] == p { s += $NF } END { print s + 0 }' \
     /proc/net/udp /proc/net/udp6)
 replies=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["replies"])' "$tmp/burst.json" 2>/dev/null)
-diag "1000 associations at once: $replies replies, retransmission timeouts server $((s1 - s0)) client $c, server UDP drops $drops"
-[ $rc -eq 0 ] && [ "$replies" = 2000 ] && [ $((s1 - s0)) -eq 0 ] && [ "$c" -eq 0 ] && [ "$drops" -eq 0 ]
-ok $? "1000 associations at once over usrsctp: no datagram dropped, no retransmission timeout"
+diag "1000 associations at once: $replies replies; timeouts: INIT/COOKIE $setup, DATA $t3 (duplicates $dup); server UDP drops $drops"
+[ $rc -eq 0 ] && [ "$replies" = 2000 ] && [ "$setup" -eq 0 ] && [ "$t3" -le "$dup" ] && [ "$drops" -eq 0 ]
+ok $? "1000 associations at once over usrsctp: no datagram dropped, no retransmission timeout but spurious ones"
 
 # 1500..2900-byte messages need two packets: usrsctp's Nagle held the second while the first
 # waited for a delayed SACK (200 ms), and each round trip took about 350 ms (tcpm: 30 us).
