@@ -4,7 +4,9 @@
 # keep-alive and one association per request. Each figure RUNS times (default 3), usrsctp and
 # TCP runs interleaved; median (min-max) of req/s, the usrsctp/TCP ratio per pair, p99.9
 # latency, and the server's RSS after each size (one server per transport for the whole run:
-# flat RSS means no growth with the associations served). Markdown on stdout.
+# flat RSS means no growth with the associations served), and per row the usrsctp
+# retransmission timeouts of both processes and the UDP datagrams the kernel dropped (the why
+# of a tail: docs/usrsctp-costs.md). Markdown on stdout.
 # Then the fair latency figure: 1000 associations at a fixed offered rate below both
 # transports' capacity (open loop), where a closed loop's latency only restates its rate.
 # Targets (issue 23): p99.9 under 50 ms at 1000 associations, keep-alive req/s at least 0.6 of
