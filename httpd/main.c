@@ -38,17 +38,21 @@ static struct {
 	int is_master;              /* --workers: the process that only forwards signals */
 } srv = { .sigfd = -1 };
 
-/* SIGUSR2, as thttpd's: a line of statistics; unused mappings go at once. */
+/* SIGUSR2, as thttpd's: a line of statistics (and one of the transports' counters, where a
+ * type keeps any: usrsctp's retransmission timeouts); unused mappings go at once. */
 static void
 server_stats(void)
 {
 	uint64_t bytes;
 	unsigned files;
+	char tps[2048];
 
 	mmc_expire(0);
 	mmc_stats(&bytes, &files);
 	fprintf(stderr, "sctphttpd: %ld connections and associations, mmap cache %u files "
 	    "%llu bytes\n", conn_count(), files, (unsigned long long)bytes);
+	if (tp_stats(tps, sizeof(tps)) > 0)
+		fprintf(stderr, "sctphttpd: transport counters: %s\n", tps);
 }
 
 static void

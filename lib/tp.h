@@ -131,6 +131,7 @@ struct tp_listener {
 /* tp.c: registry and dispatch */
 const struct tp_type *tp_type_find(const char *name);
 const struct tp_type *const *tp_types(void);
+size_t tp_stats(char *buf, size_t len);
 void tp_opts_init(struct tp_opts *o);
 #define TP_RTO_INITIAL_MS 3000 /* RFC 4960's, both stacks' default */
 uint32_t tp_rto_initial_ms(const struct tp_opts *o);

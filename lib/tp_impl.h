@@ -49,6 +49,9 @@ struct tp_type {
 	/* abort (may be NULL: SO_LINGER 0 on c->fd): the next close ends the association or
 	 * connection at once (SCTP ABORT, TCP RST) instead of waiting for an unresponsive peer. */
 	void (*abort)(struct tp_conn *c);
+	/* stats (may be NULL): the type's stack counters as "name=value ..." into buf (its length;
+	 * 0: nothing to tell), for diagnostics: why a transfer waited (retransmission timeouts) */
+	size_t (*stats)(char *buf, size_t len);
 };
 
 struct tp_conn *tp_conn_new(const struct tp_type *t);

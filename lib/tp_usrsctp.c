@@ -1099,4 +1099,5 @@ const struct tp_type tp_type_usrsctp = {
 	.close = tp_usrsctp_close,
 	.reset_stream = tp_usrsctp_reset_stream,
 	.abort = tp_usrsctp_abort,
+	.stats = tp_usrsctp_stats,
 };

@@ -2,6 +2,7 @@
 #ifndef SCTPAPPS_TP_USRSCTP_H
 #define SCTPAPPS_TP_USRSCTP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <usrsctp.h>
@@ -14,6 +15,7 @@ struct ev_loop;
 
 /* tp_usrsctp_stack.c */
 int tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen);
+int tp_usrsctp_running(void);
 
 /* tp_usrsctp_wake.c */
 typedef void tp_usrsctp_wake_cb(void *arg);
@@ -24,6 +26,9 @@ size_t tp_usrsctp_wake_count(void);
 
 /* tp_usrsctp_udp.c */
 void tp_usrsctp_udp_setup(uint16_t port);
+
+/* tp_usrsctp_stats.c */
+size_t tp_usrsctp_stats(char *buf, size_t len);
 
 /* tp_usrsctp_linger.c */
 void tp_usrsctp_linger_close(struct socket *so);

@@ -83,12 +83,30 @@ tp_usrsctp_init(uint16_t port)
  * usrsctp_finish, which would wait for the stack's socket list to empty at its next kill timer
  * (20-30 ms) and join its threads at their 100 ms receive timeout and 10 ms tick. Nothing is
  * left to send by then; a process with sockets still open ends as it is (a server).
+ * SCTPAPPS_USRSCTP_STATS=FILE in the environment: a line "PID counters" (tp_usrsctp_stats.c)
+ * is appended to FILE first, so that a benchmark can tell a client's retransmission timeouts.
  */
 static void
 tp_usrsctp_atexit(void)
 {
+	const char *path = getenv("SCTPAPPS_USRSCTP_STATS");
+	char buf[2048];
+	FILE *f;
+
+	if (path != NULL && *path != '\0' && (f = fopen(path, "a")) != NULL) {
+		tp_usrsctp_stats(buf, sizeof(buf));
+		fprintf(f, "%ld %s\n", (long)getpid(), buf);
+		fclose(f);
+	}
 	if (tp_usrsctp_wake_count() == 0)
 		tp_usrsctp_linger_finish(3000);
+}
+
+/* 1 once the stack runs (its counters mean something). */
+int
+tp_usrsctp_running(void)
+{
+	return tp_usrsctp_udp != 0;
 }
 
 int
