@@ -6,14 +6,7 @@ hg="$top_builddir/httpload/httpget"
 httpd="$top_builddir/sctphttpd"
 py=/usr/bin/python3
 [ -x $py ] || py=python3
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch httpload-usrsctp
 if [ ! -x "$httpd" ] || ! grep -q 'define HAVE_USRSCTP 1' "$top_builddir/config.h"; then
 	echo "1..1"
 	echo "not ok 1 - sctphttpd or usrsctp not built"
