@@ -138,7 +138,7 @@ daemon_ready() { # (daemon_start's locals) enough lines matched
 # httpd_start [-n COUNT] [-t SECONDS] NAME ARGS...: sctphttpd ($H, else the built one) with ARGS
 # (daemon_start, NAME); ready when it said "listening on" COUNT times (default: one per -p and
 # -L, else one: the default port or a -C file's first) and, with --workers, "N workers". $port:
-# the port of its first TCP listener, if any.
+# the port of its first TCP listener (unchanged without one: it may be the script's own).
 httpd_start() {
 	local want=0 t= a w=0 name
 	while [ "$1" = -n ] || [ "$1" = -t ]; do
@@ -157,9 +157,10 @@ httpd_start() {
 	# shellcheck disable=SC2086
 	daemon_start $t -n $((want + w)) "$name" \
 	    "^sctphttpd: (listening on |[0-9]+ workers\$)" "${H:-$top_builddir/sctphttpd}" "$@"
-	a=$?
-	port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
-	return $a
+	w=$?
+	a=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
+	[ -z "$a" ] || port=$a
+	return $w
 }
 
 # kernel_netem CMD...: like kernel_sctp, for what needs kernel SCTP and netem, veth, nftables

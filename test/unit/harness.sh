@@ -48,8 +48,7 @@ ok $? "scratch_cleanup at exit: the daemon (pid ${ipid:-none}) is killed, its di
 # httpd_start with a stand-in for sctphttpd: its lines one after the other, workers if asked.
 cat >"$tmp/fake" <<'EOF'
 #!/bin/sh
-echo "sctphttpd: listening on tcp 127.0.0.1:4242" >&2
-sleep 0.5
+case " $* " in *" -p "*) echo "sctphttpd: listening on tcp 127.0.0.1:4242" >&2; sleep 0.5 ;; esac
 echo "sctphttpd: listening on usrsctp 127.0.0.1:8080" >&2
 case " $* " in *" --workers "*) sleep 0.5; echo "sctphttpd: 2 workers" >&2 ;; esac
 exec sleep 60
@@ -65,5 +64,10 @@ rc=$?
 ok $? "httpd_start --workers: waits for the workers line too (rc $rc)"
 H=$tmp/fake httpd_start -n 3 -t 1 three -p 0 >/dev/null
 ok $((! $?)) "httpd_start -n 3: two listening lines are not enough"
+port=1234
+H=$tmp/fake httpd_start notcp -L usrsctp:127.0.0.1:8080
+rc=$?
+[ $rc = 0 ] && [ "$port" = 1234 ]
+ok $? "httpd_start without a TCP listener leaves \$port alone (rc $rc, port $port)"
 
 done_testing
