@@ -95,6 +95,74 @@ scratch_cleanup() {
 	fi
 }
 
+# daemon_start [-n COUNT] [-t SECONDS] NAME READY-REGEX CMD...: CMD in the background, its
+# stdout in $tmp/NAME.out and stderr in $tmp/NAME.err (after scratch), its pid in $daemon_pid
+# and $last and in $pids (killed at exit). Ready when READY-REGEX (grep -E) matched COUNT lines
+# (default 1) of the two files: 0. When CMD exits first or is not ready within SECONDS (default
+# 10; 60 in the VM, SCTPAPPS_VM=1, whose emulated CPUs are slow): the last lines of its output
+# as diagnostics, and 1.
+daemon_start() {
+	local n=1 t=10 name re end why f
+	[ "${SCTPAPPS_VM:-0}" = 1 ] && t=60
+	while :; do
+		case $1 in
+		-n) n=$2; shift 2 ;;
+		-t) t=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	name=$1 re=$2
+	shift 2
+	"$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	daemon_pid=$!
+	last=$daemon_pid
+	pids="$pids $daemon_pid"
+	why="not ready after $t s"
+	end=$(($(date +%s%N) + t * 1000000000)) # the clock's: a loaded host slows the loop
+	while [ "$(date +%s%N)" -lt $end ]; do
+		daemon_ready && return 0
+		kill -0 "$daemon_pid" 2>/dev/null || { why="exited"; break; }
+		sleep 0.1
+	done
+	daemon_ready && return 0 # it said so, then exited
+	diag "$name ($1): $why, $n line(s) matching '$re' wanted; its output ends:"
+	for f in "$tmp/$name.err" "$tmp/$name.out"; do
+		[ -s "$f" ] && tail -n 20 "$f" | sed "s|^|# ${f##*/}: |"
+	done
+	return 1
+}
+daemon_ready() { # (daemon_start's locals) enough lines matched
+	[ "$(cat "$tmp/$name.out" "$tmp/$name.err" 2>/dev/null | grep -acE "$re")" -ge "$n" ]
+}
+
+# httpd_start [-n COUNT] [-t SECONDS] NAME ARGS...: sctphttpd ($H, else the built one) with ARGS
+# (daemon_start, NAME); ready when it said "listening on" COUNT times (default: one per -p and
+# -L, else one: the default port or a -C file's first) and, with --workers, "N workers". $port:
+# the port of its first TCP listener (unchanged without one: it may be the script's own).
+httpd_start() {
+	local want=0 t= a w=0 name
+	while [ "$1" = -n ] || [ "$1" = -t ]; do
+		if [ "$1" = -n ]; then want=$2; else t="-t $2"; fi
+		shift 2
+	done
+	name=$1
+	shift
+	if [ "$want" = 0 ]; then
+		for a in "$@"; do
+			case $a in -p|--port|--port=*|-L|--listen|--listen=*) want=$((want + 1)) ;; esac
+		done
+		[ "$want" = 0 ] && want=1
+	fi
+	case " $* " in *" --workers "*|*" --workers="*) w=1 ;; esac
+	# shellcheck disable=SC2086
+	daemon_start $t -n $((want + w)) "$name" \
+	    "^sctphttpd: (listening on |[0-9]+ workers\$)" "${H:-$top_builddir/sctphttpd}" "$@"
+	w=$?
+	a=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
+	[ -z "$a" ] || port=$a
+	return $w
+}
+
 # kernel_netem CMD...: like kernel_sctp, for what needs kernel SCTP and netem, veth, nftables
 # (test/lab): natively where the host has them all, else inside the VM (test/vm/run).
 kernel_netem() { vm_or_native --netem "$@"; }

@@ -7,21 +7,15 @@ export EXP_ROOT QUICK EXP_OUT
 LAB_OUT=$EXP_OUT
 . "$EXP_ROOT/test/lab/lab.sh"
 MSGPERF=$EXP_ROOT/msgperf
-exp_failed=0
+: "${top_srcdir:=$EXP_ROOT}"
+. "$EXP_ROOT/test/lib.sh"
 [ -x "$MSGPERF" ] || { echo "not ok - $MSGPERF not built (scripts/setup.sh)"; exit 1; }
 command -v gnuplot >/dev/null || { echo "not ok - gnuplot not installed (apt-get install gnuplot-nox)"; exit 1; }
 
-# check STATUS DESCRIPTION: one TAP line (no number; run numbers them)
-check() {
-	if [ "$1" -eq 0 ]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2"
-		exp_failed=$((exp_failed + 1))
-	fi
-}
+# check STATUS DESCRIPTION: one TAP line, lib.sh's ok (run renumbers them)
+check() { ok "$@"; }
 
-exp_done() { exit $((exp_failed > 0)); }
+exp_done() { exit $((tap_failed > 0)); }
 
 # awk_test EXPR [VAR=VALUE...]: exit status of a numeric comparison done by awk
 awk_test() {

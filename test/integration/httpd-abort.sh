@@ -39,20 +39,7 @@ chmod 755 "$doc/cgi-bin/part.cgi"
 chmod -R a+rX "$doc"
 echo 'slow/** 1000000' >"$tmp/throttles"
 
-start() {
-	local name=$1 i
-	shift
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 50); do
-		grep -q '^sctphttpd: listening on usrsctp' "$tmp/$name.err" && break
-		kill -0 "$last" 2>/dev/null || { sed 's/^/# /' "$tmp/$name.err"; return 1; }
-		sleep 0.1
-	done
-	port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
-	return 0
-}
+start() { httpd_start "$@"; } # start NAME ARGS...: sctphttpd ARGS, $port and $last set
 uget() {
 	timeout 60 "$G" -s -m 20 --proto usrsctp --udp-port $cu --udp-remote-port $su "$@"
 }

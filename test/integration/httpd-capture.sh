@@ -18,18 +18,10 @@ if [ "$1" != --inner ]; then
 	exit
 fi
 
-tmp=$(mktemp -d /tmp/httpd-capture.XXXXXX)
+scratch httpd-capture
 chmod 755 "$tmp"
-pids=
 orig=$(sysctl -n net.sctp.reconf_enable 2>/dev/null)
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	[ -z "$orig" ] || sysctl -qw net.sctp.reconf_enable="$orig"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'scratch_cleanup; [ -z "$orig" ] || sysctl -qw net.sctp.reconf_enable="$orig"' EXIT
 
 sctp_free() { ! ss -Hln --sctp "sport = :$1" 2>/dev/null | grep -q .; }
 for try in $(seq 1 30); do
@@ -54,7 +46,7 @@ for i in $(seq 1 200); do grep -q 'Capturing on' "$tmp/ts.err" && break; sleep 0
 grep -q 'Capturing on' "$tmp/ts.err"
 ok $? "tshark captures on lo"
 
-httpd_start_n h 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -t "$tmp/throttles"
+httpd_start -n 2 h -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -t "$tmp/throttles"
 (sleep 1.5; : >"$doc/slow/big.bin") &
 timeout 60 "$S" --timeout 30 --dir "$doc" --retry /again.txt sctp 127.0.0.1:$b \
     0:/f0.txt 1:/f1.txt 2:/f2.txt 3:/f3.txt 3:/f4.txt 4:/f5.txt 5:/f6.txt 6:/f7.txt \

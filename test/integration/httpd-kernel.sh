@@ -23,16 +23,8 @@ if [ "$1" != --inner ]; then
 	exit
 fi
 
-tmp=$(mktemp -d /tmp/httpd-kernel.XXXXXX)
+scratch httpd-kernel
 chmod 755 "$tmp"
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 doc=$tmp/doc
 mkdir -p "$doc"
@@ -50,7 +42,7 @@ for try in $(seq 1 30); do
 	    sctp_free $((b + 4)) && sctp_free $((b + 5)) && break
 done
 
-start() { httpd_start_n "$@"; }
+start() { httpd_start -n "$2" "$1" "${@:3}"; }
 
 start main 4 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) \
     -L sctp:127.0.0.1,127.0.0.2:$((b + 2))

@@ -78,23 +78,7 @@ slow/**      $rate
 EOF
 for i in 1 2 3; do cp "$doc/slow/1m.bin" "$doc/m$i.min"; done
 
-start() {
-	local name=$1 i
-	shift
-	SECRET=do-not-leak "$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 50); do
-		# usrsctp's line first: the TCP line comes before it, so $port is then set
-		u=$(grep -c '^sctphttpd: listening on usrsctp' "$tmp/$name.err")
-		port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
-		[ -n "$port" ] && { [ "$u" -gt 0 ] || ! grep -q 'usrsctp' <<<"$*"; } && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	sed 's/^/# /' "$tmp/$name.err"
-	return 1
-}
+start() { SECRET=do-not-leak httpd_start "$@"; } # start NAME ARGS...: sctphttpd ARGS, $port and $last set
 secs() { awk "BEGIN { printf \"%.2f\", ($2 - $1) / 1e9 }"; }
 within() { awk "BEGIN { exit !($1 >= $2 && $1 <= $3) }"; }
 uget() {

@@ -37,20 +37,7 @@ head -c 5000000 /dev/urandom >"$doc/big.bin"
 for i in $(seq 0 99); do echo "file $i" >"$doc/f$i.txt"; done
 echo '<p>sub</p>' >"$doc/sub/index.html"
 
-start() {
-	local name=$1 i
-	shift
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 50); do
-		grep -q '^sctphttpd: listening on usrsctp' "$tmp/$name.err" && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	sed 's/^/# /' "$tmp/$name.err"
-	return 1
-}
+start() { httpd_start "$@"; } # start NAME ARGS...: sctphttpd ARGS, $last set
 
 start main -L usrsctp:127.0.0.1:8080 --udp-port $su --udp-remote-port $cu -d "$doc" \
     -l "$tmp/access.log"
@@ -140,16 +127,10 @@ for n in $(seq 0 99); do  # u0..u99: the six sizes in turn, hard links
 	shift $((n % 6))
 	ln "$acc/s$1" "$acc/u$n"
 done
-"$H" -p 0 -h 127.0.0.1 -L usrsctp:127.0.0.1:8082 --udp-port $au --udp-remote-port $acu \
-    -d "$acc" >"$tmp/acc.out" 2>"$tmp/acc.err" &
-accpid=$!
-pids="$pids $accpid"
-tport=
-for i in $(seq 1 50); do
-	tport=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/acc.err")
-	[ -n "$tport" ] && grep -q '^sctphttpd: listening on usrsctp' "$tmp/acc.err" && break
-	sleep 0.1
-done
+httpd_start acc -p 0 -h 127.0.0.1 -L usrsctp:127.0.0.1:8082 --udp-port $au --udp-remote-port $acu \
+    -d "$acc"
+accpid=$daemon_pid
+tport=$port
 [ -n "$tport" ]
 ok $? "acceptance server on TCP 127.0.0.1:$tport and usrsctp 127.0.0.1:8082 (UDP $au)"
 

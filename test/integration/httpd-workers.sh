@@ -19,21 +19,7 @@ head -c 1024 /dev/urandom >"$doc/1k.bin"
 head -c 50000000 /dev/urandom >"$doc/50m.bin"
 chmod -R a+rX "$doc"
 
-start() {
-	local name=$1 i
-	shift
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 50); do
-		port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
-		[ -n "$port" ] && grep -q '^sctphttpd: [0-9]* workers' "$tmp/$name.err" && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	sed 's/^/# /' "$tmp/$name.err"
-	return 1
-}
+start() { httpd_start "$@"; } # start NAME ARGS...: sctphttpd ARGS (with --workers), $port and $last set
 children() { pgrep -P "$1" | sort; }
 gone() {  # gone PID...: 0 when none of them is alive within 10 s
 	local p i

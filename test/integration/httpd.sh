@@ -13,16 +13,8 @@ for t in curl nc python3 wrk; do
 	command -v $t >/dev/null || { ok 1 "$t missing (apt-get install curl netcat-openbsd python3 wrk)"; done_testing; exit; }
 done
 
-tmp=$(mktemp -d /tmp/httpd-test.XXXXXX)
+scratch httpd-test
 chmod 755 "$tmp"
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 doc=$tmp/doc
 mkdir -p "$doc/dir/sub" "$doc/list" "$doc/idx"
@@ -42,22 +34,7 @@ ln -s first.txt "$doc/inner-link"
 echo "secret" >"$tmp/outside.txt"
 chmod -R a+rX "$tmp"
 
-# start NAME ARGS...: run sctphttpd, wait for its listening line, set $port and $last.
-start() {
-	local name=$1 i
-	shift
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 50); do
-		port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/$name.err" | head -n1)
-		[ -n "$port" ] && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$tmp/$name.err" | sed 's/^/# /'
-	return 1
-}
+start() { httpd_start "$@"; } # start NAME ARGS...: sctphttpd ARGS, $port and $last set
 stop() {
 	kill "$1" 2>/dev/null
 	wait "$1" 2>/dev/null

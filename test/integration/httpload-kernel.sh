@@ -24,18 +24,10 @@ if [ "$1" != --inner ]; then
 	exit
 fi
 
-tmp=$(mktemp -d /tmp/httpload-kernel.XXXXXX)
+scratch httpload-kernel
 chmod 755 "$tmp"
-pids=
 nft_table=
-cleanup() {
-	local p
-	[ -z "$nft_table" ] || nft delete table ip "$nft_table" 2>/dev/null
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap '[ -z "$nft_table" ] || nft delete table ip "$nft_table" 2>/dev/null; scratch_cleanup' EXIT
 
 doc=$tmp/doc
 mkdir -p "$doc"
@@ -59,7 +51,7 @@ for try in $(seq 1 30); do
 	sctp_free $b && sctp_free $((b + 1)) && sctp_free $((b + 2)) && break
 done
 
-start() { httpd_start_n "$@"; } # start NAME WANT ARGS...: sctphttpd ARGS, listening WANT times
+start() { httpd_start -n "$2" "$1" "${@:3}"; } # start NAME WANT ARGS...: sctphttpd ARGS, listening WANT times
 field() { # field FILE REGEX: the first capture group of REGEX in FILE
 	sed -nE "s/$2/\\1/p" "$1" | head -1
 }

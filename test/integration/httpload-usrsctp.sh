@@ -6,18 +6,11 @@ hg="$top_builddir/httpload/httpget"
 httpd="$top_builddir/sctphttpd"
 py=/usr/bin/python3
 [ -x $py ] || py=python3
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch httpload-usrsctp
 if [ ! -x "$httpd" ] || ! grep -q 'define HAVE_USRSCTP 1' "$top_builddir/config.h"; then
-	echo "1..1"
-	echo "not ok 1 - sctphttpd or usrsctp not built"
-	exit 1
+	ok 1 "sctphttpd or usrsctp not built"
+	done_testing
+	exit
 fi
 free_udp() {
 	$py -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
@@ -32,10 +25,8 @@ for n in sorted(os.listdir(sys.argv[1])):
     print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
 PY
 sport=$(free_udp) cport=$(free_udp) gport=$(free_udp) port=$((20000 + $$ % 20000))
-"$httpd" -L "usrsctp:127.0.0.1:$port" --udp-port "$sport" --udp-remote-port "$cport" \
-	-d "$tmp/root" --sctp-streams 100 >"$tmp/httpd.log" 2>&1 &
-pids="$pids $!"
-sleep 0.5
+H=$httpd httpd_start httpd -L "usrsctp:127.0.0.1:$port" --udp-port "$sport" --udp-remote-port "$cport" \
+	-d "$tmp/root" --sctp-streams 100
 common="--proto usrsctp --server 127.0.0.1 --port $port --udp-port $cport --udp-remote-port $sport --timeout 10"
 for s in 1 10 100; do
 	# shellcheck disable=SC2086

@@ -7,14 +7,7 @@ hg="$top_builddir/httpload/httpget"
 bad="$top_srcdir/test/integration/httpload-badserver.py"
 py=/usr/bin/python3
 [ -x $py ] || py=python3
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch httpload
 
 free_port() {
 	$py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'

@@ -38,12 +38,7 @@ for try in $(seq 1 30); do
 	b=$((20000 + (RANDOM % 2000) * 8))
 	! ss -Hln --sctp "sport = :$b" 2>/dev/null | grep -q . && break
 done
-"$H" -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b --idle-timeout 30 >"$tmp/h.out" 2>"$tmp/h.err" &
-pids="$pids $!"
-for i in $(seq 1 100); do
-	grep -q '^sctphttpd: listening on' "$tmp/h.err" && break
-	sleep 0.1
-done
+httpd_start h -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b --idle-timeout 30
 grep -q '^sctphttpd: listening on' "$tmp/h.err"
 ok $? "sctphttpd listens on kernel SCTP port $b"
 
@@ -85,12 +80,7 @@ run 10 /100k.bin 2 20 10
 # which stream each call takes: a server that logs them (requests answered at once, so every
 # stream is idle again when the next call of a burst goes out)
 s=$((b + 1))
-/usr/bin/python3 "$here/patches-streams.py" $s "$tmp/sids" >"$tmp/py.out" 2>&1 &
-pids="$pids $!"
-for i in $(seq 1 100); do
-	grep -q listening "$tmp/py.out" && break
-	sleep 0.1
-done
+daemon_start py listening /usr/bin/python3 "$here/patches-streams.py" $s "$tmp/sids"
 timeout 60 "$hp" --sctp-streams 10 --server 127.0.0.1 --port $s --uri / --num-conns 1 \
     --num-calls 30 --burst-length 10 --timeout 20 >"$tmp/hp.out" 2>&1
 grep -q '^Total: connections 1 requests 30 replies 30 ' "$tmp/hp.out"

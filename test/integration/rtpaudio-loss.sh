@@ -29,17 +29,9 @@ if [ "$(id -u)" != 0 ] || ! ip netns add $ns 2>/dev/null; then
 	done_testing
 	exit
 fi
-tmp=$(mktemp -d /tmp/rtpaudio-loss.XXXXXX)
+scratch rtpaudio-loss
 chmod 755 "$tmp"
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	ip netns del $ns 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'scratch_cleanup; ip netns del $ns 2>/dev/null' EXIT
 X="ip netns exec $ns"
 # media on even ports 26000..26998 (RTCP on the odd ones is left alone: the BYE ends a run)
 $X ip link set lo up &&

@@ -10,16 +10,8 @@ mode=${1:-host}
 delay=${RTPAUDIO_DELAY:-200}
 
 need "$R" sox lame mpg123
-tmp=$(mktemp -d /tmp/rtpaudio.XXXXXX)
+scratch rtpaudio
 chmod 755 "$tmp"
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # A synthesized chirp, 3 s stereo 44.1 kHz, 192 kbit/s (never a recording).
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
@@ -155,10 +147,8 @@ port=$((port + 2))
 	>"$tmp/bye.json" 2>"$tmp/bye.err" &
 pp=$!
 pids="$pids $pp"
-python3 "$here/rtpaudio-byerelay.py" $((port + 10)) $port $pp >"$tmp/relay.out" 2>&1 &
-rp=$!
-pids="$pids $rp"
-for i in $(seq 50); do grep -q listening "$tmp/relay.out" && break; sleep 0.1; done
+daemon_start relay listening python3 "$here/rtpaudio-byerelay.py" $((port + 10)) $port $pp
+rp=$daemon_pid
 sleep 0.2
 "$R" send "$tmp/a.mp3" 127.0.0.1:$((port + 10)) 2>/dev/null
 wait $pp

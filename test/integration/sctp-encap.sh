@@ -31,19 +31,11 @@ if [ ! -e /proc/sys/net/sctp/udp_port ]; then
 	done_testing
 	exit
 fi
-tmp=$(mktemp -d /tmp/sctp-encap.XXXXXX)
+scratch sctp-encap
 chmod 755 "$tmp"
-pids=
 orig_udp=$(sysctl -n net.sctp.udp_port)
 orig_reconf=$(sysctl -n net.sctp.reconf_enable)
-cleanup() {
-	local p
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	sysctl -qw net.sctp.udp_port="$orig_udp" net.sctp.reconf_enable="$orig_reconf"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'scratch_cleanup; sysctl -qw net.sctp.udp_port="$orig_udp" net.sctp.reconf_enable="$orig_reconf"' EXIT
 
 # Ports: the kernel's UDP port (the whole network namespace's), then one per usrsctp process.
 udp_base 8
@@ -106,7 +98,7 @@ loads() {
 }
 
 # ---- sctphttpd on kernel SCTP, clients on usrsctp (UDP to the kernel's port) ----
-httpd_start_n kernel 3 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) \
+httpd_start -n 3 kernel -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) \
     --alt-svc 600
 kport=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/kernel.err")
 ok $? "sctphttpd listens on kernel sctp and sctp1m"
@@ -137,7 +129,7 @@ ok $? "httpget --proto auto: TCP, learns the alternative, then native kernel SCT
 sed -n 's/^httpget: auto: /# /p' "$tmp/auto2.err"
 
 # ---- sctphttpd on usrsctp, clients on kernel SCTP in UDP ----
-httpd_start_n usr 2 -p 0 -h 127.0.0.1 -d "$doc" -L usrsctp:127.0.0.1:$((b + 2)) --udp-port $SU
+httpd_start -n 2 usr -p 0 -h 127.0.0.1 -d "$doc" -L usrsctp:127.0.0.1:$((b + 2)) --udp-port $SU
 ok $? "sctphttpd listens on usrsctp (UDP port $SU)"
 for c in 1 10 100; do
 	gets "usrsctp server" sctp $((b + 2)) $c --sctp-udp-remote-port $SU
@@ -198,8 +190,8 @@ echo again >"$doc/again.txt"
 echo small >"$doc/small.txt"
 echo 'slow/** 1000000' >"$tmp/throttles"
 chmod -R a+rX "$doc"
-httpd_start_n kreset 2 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 5)) -t "$tmp/throttles"
-httpd_start_n ureset 2 -p 0 -h 127.0.0.1 -d "$doc" -L usrsctp:127.0.0.1:$((b + 6)) --udp-port $RS \
+httpd_start -n 2 kreset -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 5)) -t "$tmp/throttles"
+httpd_start -n 2 ureset -p 0 -h 127.0.0.1 -d "$doc" -L usrsctp:127.0.0.1:$((b + 6)) --udp-port $RS \
     -t "$tmp/throttles"
 reset_run() {  # reset_run WHO ARGS...: test_httpd_streams, slow/big.bin truncated after 1.5 s
 	local who=$1 rc

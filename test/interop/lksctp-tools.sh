@@ -17,47 +17,37 @@
 # LKSCTP_INTEROP_PORT (first of 40 SCTP ports; default: a random range).
 
 here=$(cd "$(dirname "$0")" && pwd)
-P=${TP_PEER:-${top_builddir:-$here/../..}/test/interop/tp_peer}
+. "$here/../lib.sh"
+P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
 PLAN=14
 
 if [ ! -x "$P" ]; then
-	echo "1..1"; echo "not ok 1 - $P not built (make check builds it)"
-	exit 1
+	ok 1 "$P not built (make check builds it)"; done_testing
+	exit
 fi
 for prog in sctp_darn sctp_test stdbuf; do
 	if ! command -v "$prog" >/dev/null 2>&1; then
-		echo "1..1"; echo "not ok 1 - $prog missing (apt-get install lksctp-tools coreutils)"
-		exit 1
+		ok 1 "$prog missing (apt-get install lksctp-tools coreutils)"; done_testing
+		exit
 	fi
 done
 if ! "$P" --help 2>/dev/null | grep -q listen; then
-	echo "1..1"; echo "not ok 1 - $P does not run"
-	exit 1
+	ok 1 "$P does not run"; done_testing
+	exit
 fi
 probe=$(timeout 5 "$P" --timeout 1 listen sctp 127.0.0.1:0 2>&1)
 case "$probe" in
 *"no SCTP support"*)
-	echo "1..1"; echo "not ok 1 - kernel has no SCTP: run it with test/vm/run $0"
-	exit 1
+	ok 1 "kernel has no SCTP: run it with test/vm/run $0"; done_testing
+	exit
 	;;
 esac
 
-tmp=$(mktemp -d /tmp/lksctp-tools.XXXXXX)
-pids=
-cleanup() {
-	local p
-	for p in $pids; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch lksctp-tools
 
 base=${LKSCTP_INTEROP_PORT:-$((10000 + (RANDOM % 500) * 40))} # below the ephemeral ports
 port() { echo $((base + $1)); }
 
-n=0
 show() {
 	local f
 	for f in "$@"; do
@@ -69,11 +59,10 @@ show() {
 check() {
 	local desc=$1
 	shift
-	n=$((n + 1))
 	if "$@"; then
-		echo "ok $n - $desc"
+		ok 0 "$desc"
 	else
-		echo "not ok $n - $desc"
+		ok 1 "$desc"
 		show "$tmp"/*.out "$tmp"/*.err
 	fi
 	for p in $pids; do
@@ -97,12 +86,7 @@ wait_line() {
 # bg NAME PATTERN COMMAND...: a peer in the background, line-buffered into $tmp/NAME.out; wait
 # for the line that says it is ready.
 bg() {
-	local name=$1 pattern=$2
-	shift 2
-	stdbuf -oL -eL "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	pids="$pids $!"
-	last=$!
-	wait_line "$tmp/$name.out" "$pattern"
+	daemon_start "$1" "$2" stdbuf -oL -eL "${@:3}"
 }
 
 # Our peer, in the foreground.
@@ -113,15 +97,9 @@ peer() {
 # Our server in the background: "listening on" once it is. (tp_peer flushes its lines itself;
 # stdbuf would not mix with a sanitizer build's runtime.)
 peer_bg() {
-	local name=$1
-	shift
-	"$P" --timeout 30 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	pids="$pids $!"
-	last=$!
-	wait_line "$tmp/$name.out" '^listening on '
+	daemon_start "$1" '^listening on ' "$P" --timeout 30 "${@:2}"
 }
 
-echo "1..$PLAN"
 echo "# tp_peer: $P; SCTP ports $base..$((base + 39))"
 
 # --- sctp_darn listens (one-to-many, echoing); our clients connect.
@@ -266,4 +244,5 @@ check "sctp_darn aborts after one message: our sctp listener says 'aborted by pe
 check "sctp_darn aborts after one message: our sctp1m listener says 'aborted by peer'" \
     t_darn_abort sctp1m "$(port 20)"
 
-[ "$n" = "$PLAN" ] || echo "# ran $n tests, planned $PLAN"
+[ "$tap_n" = "$PLAN" ] || ok 1 "ran $tap_n tests, planned $PLAN"
+done_testing

@@ -11,34 +11,25 @@
 # (first of 24 UDP ports to use; default: a free range picked at random).
 
 here=$(cd "$(dirname "$0")" && pwd)
-P=${TP_PEER:-${top_builddir:-$here/../..}/test/interop/tp_peer}
+. "$here/../lib.sh"
+P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
 E=${USRSCTP_EXAMPLES:-/usr/lib/usrsctp}
 PLAN=13
 
 if [ ! -x "$P" ]; then
-	echo "1..1"
-	echo "not ok 1 - $P not built (make check builds it)"
-	exit 1
+	ok 1 "$P not built (make check builds it)"
+	done_testing
+	exit
 fi
 for prog in echo_server discard_server daytime_server client tsctp http_client; do
 	if [ ! -x "$E/$prog" ]; then
-		echo "1..1"
-		echo "not ok 1 - $E/$prog missing (apt-get install libusrsctp-examples)"
-		exit 1
+		ok 1 "$E/$prog missing (apt-get install libusrsctp-examples)"
+		done_testing
+		exit
 	fi
 done
 
-tmp=$(mktemp -d /tmp/usrsctp-examples.XXXXXX)
-pids=
-cleanup() {
-	local p
-	for p in $pids; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch usrsctp-examples
 
 have_ss=0
 ss -Huan >/dev/null 2>&1 && have_ss=1
@@ -72,15 +63,6 @@ pick_base() {
 }
 pick_base
 
-n=0
-say_ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-say_not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-}
 # Show a file in the TAP log, without usrsctp's own debug lines.
 show() {
 	local f
@@ -94,9 +76,9 @@ check() {
 	local desc=$1
 	shift
 	if "$@"; then
-		say_ok "$desc"
+		ok 0 "$desc"
 	else
-		say_not_ok "$desc"
+		ok 1 "$desc"
 		show "$tmp"/*.out "$tmp"/*.err
 	fi
 	rm -f "$tmp"/*.out "$tmp"/*.err
@@ -138,12 +120,7 @@ start() {
 
 # A tp_peer server: wait for its "listening on" line.
 start_peer() {
-	local name=$1
-	shift
-	"$P" --timeout 60 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	wait_line "$tmp/$name.out" '^listening on '
+	daemon_start "$1" '^listening on ' "$P" --timeout 60 "${@:2}"
 }
 
 stop() {
@@ -168,7 +145,6 @@ peer_first() {
 	return 1
 }
 
-echo "1..$PLAN"
 echo "# tp_peer: $P; examples: $E; UDP ports $base..$((base + 23))"
 
 # --- echo_server (one-to-many, SCTP port 7): our client.
@@ -318,4 +294,5 @@ t_abort() {
 }
 check "the peer closes with data unread (ABORT) mid-transfer: we say so" t_abort
 
-[ "$n" = "$PLAN" ] || echo "# ran $n tests, planned $PLAN"
+[ "$tap_n" = "$PLAN" ] || ok 1 "ran $tap_n tests, planned $PLAN"
+done_testing

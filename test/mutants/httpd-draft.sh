@@ -30,14 +30,8 @@ head -c 60000 /dev/urandom >"$doc/min/b.bin"
 chmod -R a+rX "$doc"
 printf 'slow/** 100000\nmin/** 100000-100000\n' >"$tmp/throttles"
 
-"$H" -p 0 -h 127.0.0.1 -L "usrsctp:127.0.0.1:$sport" --udp-port $su --udp-remote-port $cu \
-    -d "$doc" -t "$tmp/throttles" -c 'cgi-bin/*|deep/**.cgi' >"$tmp/h.out" 2>"$tmp/h.err" &
-pids="$pids $!"
-for i in $(seq 1 50); do
-	grep -q '^sctphttpd: listening on usrsctp' "$tmp/h.err" && break
-	sleep 0.1
-done
-port=$(sed -n 's/^sctphttpd: listening on tcp .*:\([0-9]*\)$/\1/p' "$tmp/h.err" | head -n1)
+httpd_start h -p 0 -h 127.0.0.1 -L "usrsctp:127.0.0.1:$sport" --udp-port $su --udp-remote-port $cu \
+    -d "$doc" -t "$tmp/throttles" -c 'cgi-bin/*|deep/**.cgi'
 [ -n "$port" ] && grep -q '^sctphttpd: listening on usrsctp' "$tmp/h.err"
 ok $? "listens on TCP 127.0.0.1:$port and usrsctp 127.0.0.1:$sport" || sed 's/^/# /' "$tmp/h.err"
 

@@ -1,6 +1,7 @@
 # test/perf/bench-lib.sh: what the benchmark scripts share (sourced): a private loopback, free
 # ports, the spread of repeated figures, the host's load, servers started and waited for.
 : "${top:=$(cd "$(dirname "$0")/../.." && pwd)}"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh" # scratch, daemon_start
 MSGPERF=${MSGPERF:-$top/msgperf}
 SCTPHTTPD=${SCTPHTTPD:-$top/sctphttpd}
 HTTPGET=${HTTPGET:-$top/httpload/httpget}
@@ -66,17 +67,6 @@ free_udp_block() {
 	echo $base
 }
 
-# wait_log FILE PATTERN PID: until FILE has PATTERN (5 s), or PID died
-wait_log() {
-	local i
-	for i in $(seq 1 50); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		kill -0 "$3" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 
 # json_get KEY/KEY... < JSON
@@ -115,9 +105,7 @@ bench_nginx_conf() {
 # bench_scratch NAME: $tmp (removed at exit, with the processes in $pids killed), a document
 # root $tmp/doc with a 1 KiB file, and file descriptors for thousands of associations
 bench_scratch() {
-	tmp=$(mktemp -d "/tmp/$1.XXXXXX")
-	pids=
-	trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+	scratch "$1"
 	mkdir "$tmp/doc"
 	head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
 	ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -130,12 +118,8 @@ bench_usrsctp_httpd() {
 	local name=$1
 	shift
 	base=$(free_udp_block 2)
-	"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
-	    "$@" -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
-	hpid=$!
-	pids="$pids $hpid"
-	wait_log "$tmp/h.err" 'listening on usrsctp' $hpid && return 0
-	echo "$name: sctphttpd did not start" >&2
-	cat "$tmp/h.err" >&2
-	exit 1
+	daemon_start h 'listening on usrsctp' \
+	    "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
+	    "$@" -d "$tmp/doc" --idle-timeout 600 >&2 || { echo "$name: sctphttpd did not start" >&2; exit 1; }
+	hpid=$daemon_pid
 }

@@ -17,10 +17,8 @@ bench_netns "$@"
 D=${1:-3}
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 bench_need "$MSGPERF" "$SCTPHTTPD" "$HTTPGET" wrk "$NGINX" iperf3 python3 ss
-tmp=$(mktemp -d /tmp/benchmarks.XXXXXX)
+scratch benchmarks
 chmod 755 "$tmp"
-pids=
-trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
 mkdir "$tmp/doc" "$tmp/nginx"
 head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
 head -c 102400 /dev/urandom >"$tmp/doc/100k.bin"
@@ -68,11 +66,9 @@ for s in 100 1000 10000; do
 done
 echo
 
-"$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port $((base + 2)) --udp-remote-port $((base + 3)) \
-    -d "$tmp/doc" 2>"$tmp/u.err" &
-upid=$!
-pids="$pids $upid"
-wait_log "$tmp/u.err" 'listening on usrsctp' $upid || { echo "benchmarks: sctphttpd over usrsctp did not start" >&2; cat "$tmp/u.err" >&2; exit 1; }
+daemon_start u 'listening on usrsctp' "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port $((base + 2)) --udp-remote-port $((base + 3)) \
+    -d "$tmp/doc" >&2 || { echo "benchmarks: sctphttpd over usrsctp did not start" >&2; exit 1; }
+upid=$daemon_pid
 e0=$(udp_rcvbuf_errors)
 : >"$tmp/raw" ; : >"$tmp/http" ; : >"$tmp/hr"
 for i in $(seq 1 "$RUNS"); do

@@ -23,20 +23,13 @@ free_ports() {
 	return 1
 }
 
-# start_httpd NAME ARGS...: sctphttpd in the background ($last), up when it says it listens
+# start_httpd NAME ARGS...: lib.sh's httpd_start, $port (free_ports') kept; its pid in $last
 start_httpd() {
-	local name=$1 i
-	shift
-	"$H" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	last=$!
-	pids="$pids $last"
-	for i in $(seq 1 100); do
-		grep -q '^sctphttpd: listening' "$tmp/$name.err" 2>/dev/null && return 0
-		kill -0 "$last" 2>/dev/null || break
-		sleep 0.1
-	done
-	sed 's/^/# /' "$tmp/$name.err"
-	return 1
+	local keep=$port rc
+	httpd_start "$@"
+	rc=$?
+	port=$keep
+	return $rc
 }
 
 # raw PORT BYTES: send BYTES on a TCP connection, the answer in $tmp/raw.out; 0 when the server

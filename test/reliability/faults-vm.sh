@@ -35,13 +35,10 @@ for n in sorted(os.listdir(sys.argv[1])):
     d = open(os.path.join(sys.argv[1], n), "rb").read()
     print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
 PY
-(ulimit -n 8192; exec "$H" -L sctp:127.0.0.1:$tp -d "$doc" --idle-timeout 600 -l "$tmp/access.log") \
-    >"$tmp/main.out" 2>"$tmp/main.err" &
-main=$!
-pids="$pids $main"
-sleep 1
-grep -q '^sctphttpd: listening' "$tmp/main.err"
+nofile() { ulimit -n 8192; exec "$@"; } # nofile CMD...: CMD with 8192 descriptors
+daemon_start main '^sctphttpd: listening' nofile "$H" -L sctp:127.0.0.1:$tp -d "$doc" --idle-timeout 600 -l "$tmp/access.log"
 ok $? "sctphttpd on kernel SCTP 127.0.0.1:$tp"
+main=$daemon_pid
 
 fetch_ok() {
 	rm -f "$tmp/got"

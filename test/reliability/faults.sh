@@ -29,16 +29,11 @@ for n in sorted(os.listdir(sys.argv[1])):
     print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
 PY
 
-(ulimit -n 8192; exec "$H" -L tcp:127.0.0.1:$tp -L usrsctp:127.0.0.1:$tp --udp-port $su \
-    --udp-remote-port $cu -d "$doc" -l "$tmp/access.log" --idle-timeout 600) >"$tmp/main.out" 2>"$tmp/main.err" &
-main=$!
-pids="$pids $main"
-for i in $(seq 1 50); do
-	[ "$(grep -c '^sctphttpd: listening' "$tmp/main.err" 2>/dev/null)" -ge 2 ] && break
-	sleep 0.1
-done
-[ "$(grep -c '^sctphttpd: listening' "$tmp/main.err")" -ge 2 ]
+nofile() { ulimit -n 8192; exec "$@"; } # nofile CMD...: CMD with 8192 descriptors
+daemon_start -n 2 main '^sctphttpd: listening' nofile "$H" -L tcp:127.0.0.1:$tp -L usrsctp:127.0.0.1:$tp --udp-port $su \
+    --udp-remote-port $cu -d "$doc" -l "$tmp/access.log" --idle-timeout 600
 ok $? "sctphttpd on TCP and usrsctp port $tp"
+main=$daemon_pid
 
 wait_fds() { # wait_fds PID N: until PID has N open fds (5 s); prints the count
 	local i n

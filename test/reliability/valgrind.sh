@@ -57,17 +57,11 @@ for n in sorted(os.listdir(sys.argv[1])):
 PY
 
 # background ones: exec in a subshell, so that $! is the program itself
-(vg httpd "$H" -L tcp:127.0.0.1:$tp \
+daemon_start -n 2 -t 30 httpd '^sctphttpd: listening' vg httpd "$H" -L tcp:127.0.0.1:$tp \
     -L usrsctp:127.0.0.1:$tp --udp-port $su --udp-remote-port $cu -d "$doc" \
-    -l "$tmp/access.log") >"$tmp/httpd.out" 2>"$tmp/httpd.err" &
-srv=$!
-pids="$pids $srv"
-for i in $(seq 1 300); do
-	[ "$(grep -c '^sctphttpd: listening' "$tmp/httpd.err" 2>/dev/null)" -ge 2 ] && break
-	sleep 0.1
-done
-[ "$(grep -c '^sctphttpd: listening' "$tmp/httpd.err")" -ge 2 ]
+    -l "$tmp/access.log"
 ok $? "sctphttpd under $checker listens on TCP and usrsctp"
+srv=$daemon_pid
 
 (vg get-tcp "$G" -s -o "$tmp/a" -o "$tmp/b" http://127.0.0.1:$tp/300k.bin http://127.0.0.1:$tp/1k.bin)
 rc=$?

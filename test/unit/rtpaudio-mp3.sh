@@ -1,8 +1,8 @@
 #!/bin/sh
 # rtpaudio-mp3.sh: the MP3 frame parser on synthetic frames and on files lame makes now.
 . "$(dirname "$0")/../lib.sh"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+scratch rtpaudio-mp3
+dir=$tmp
 if ! command -v sox >/dev/null || ! command -v lame >/dev/null || ! command -v mpg123 >/dev/null; then
 	ok 1 "sox, lame and mpg123 installed (scripts/setup.sh)"
 	done_testing
