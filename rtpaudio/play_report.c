@@ -28,7 +28,7 @@ play_tally(const struct play *p, struct play_tally *t)
 
 	memset(t, 0, sizeof(*t));
 	t->received = p->pk_datagrams;
-	t->played = p->fx != NULL ? p->fec_ok : p->acc.played + j->received;
+	t->played = p->fmt->groups ? p->fec_ok : p->acc.played + j->received;
 	t->late = p->acc.late + j->late + p->fec_late;
 	t->duplicates = p->acc.duplicates + j->duplicates + p->pk_duplicates;
 	t->malformed = p->bad_packets;
@@ -49,7 +49,7 @@ play_tally(const struct play *p, struct play_tally *t)
 	 * end, in the timeline's frames per packet */
 	t->sender = -1;
 	t->covered = p->span_done + rtcp_rx_span(&p->rx);
-	if (p->fx == NULL && p->have_sr_packets) {
+	if (!p->fmt->groups && p->have_sr_packets) {
 		t->sender = (int64_t)(p->sr_packets_done + p->sr_packets);
 		if ((uint64_t)t->sender > t->covered)
 			t->short_pk = (uint64_t)t->sender - t->covered;
@@ -68,7 +68,8 @@ play_report(struct play *p)
 	double loss, gap;
 	int ok;
 	char snr[400] = "";
-	uint64_t bad, dummies = 0, poc = 0, late = 0;
+	struct fmt_rx_counts fc;
+	uint64_t bad;
 
 	play_tally(p, &t);
 	/* the verdict counts the frames the sender sent beyond the timeline, and the frames
@@ -81,20 +82,15 @@ play_report(struct play *p)
 		gap = t.short_frames * fdur;
 	/* and the packets that were not played (RTP formats: FEC makes up for lost ones) of
 	 * what the sender sent, or else of the sequence numbers covered */
-	if (p->fx == NULL) {
+	if (!p->fmt->groups) {
 		uint64_t all = t.covered > (uint64_t)(t.sender > 0 ? t.sender : 0) ? t.covered :
 		    (uint64_t)t.sender;
 		if (all > 0 && all > t.played && 100.0 * (double)(all - t.played) / (double)all > loss)
 			loss = 100.0 * (double)(all - t.played) / (double)all;
 	}
 	ok = t.timeline > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
-	bad = p->bad_packets + p->pk_wrong_pt + p->dp.malformed;
-	if (p->format != 2250) {
-		bad += p->dp3->malformed;
-		dummies = p->df->dummies;
-		poc = p->dp3->poc_offbyone;
-		late = p->di->late;
-	}
+	p->fmt->rx_counts(p->frx, &fc);
+	bad = p->bad_packets + p->pk_wrong_pt + fc.malformed;
 
 	if (p->have_snr && p->json)
 		snprintf(snr, sizeof(snr), "\"segsnr_db\":%.2f,\"ref_offset\":%ld,"
@@ -120,15 +116,12 @@ play_report(struct play *p)
 		    (unsigned long long)bad,
 		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 		    (unsigned long long)p->frames_undecodable,
-		    (unsigned long long)(p->dp.fragments_dropped +
-		    (p->dp3 != NULL ? p->dp3->fragments_dropped : 0)), gap, loss,
-		    (double)t.timeline * fdur / 1000.0,
-		    p->format == FMT_FEC ? "fec" : p->format == 3119 ? "3119" : "2250",
-		    (unsigned long long)dummies,
-		    (unsigned long long)poc, (unsigned long long)late,
-		    (unsigned long long)(p->fx ? p->fx->groups : 0),
-		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
-		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0),
+		    (unsigned long long)fc.fragments_dropped, gap, loss,
+		    (double)t.timeline * fdur / 1000.0, p->fmt->name,
+		    (unsigned long long)fc.dummies,
+		    (unsigned long long)fc.poc, (unsigned long long)fc.late,
+		    (unsigned long long)fc.groups, (unsigned long long)fc.recovered,
+		    (unsigned long long)fc.unrecoverable,
 		    (unsigned long long)p->rr_sent, (unsigned long long)p->sr_received,
 		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s());
 		printf("\"packets_played\":%llu,\"packets_malformed\":%llu,"
@@ -155,16 +148,8 @@ play_report(struct play *p)
 		printf("%s\"satisfactory\":%s}\n", snr, ok ? "true" : "false");
 	} else {
 		char extra[160] = "", sender[160] = "no RTCP SR with a packet count";
-		if (p->fx != NULL)
-			snprintf(extra, sizeof(extra), "fec: %llu groups, %llu ADUs recovered by FEC, "
-			    "%llu groups unrecoverable, %llu dummy frames\n",
-			    (unsigned long long)p->fx->groups, (unsigned long long)p->fx->recovered,
-			    (unsigned long long)p->fx->unrecoverable, (unsigned long long)dummies);
-		else if (p->format == 3119)
-			snprintf(extra, sizeof(extra), "3119: %llu dummy frames for lost ADUs, "
-			    "%llu poc-3119 descriptors, %llu ADUs too late to deinterleave\n",
-			    (unsigned long long)dummies, (unsigned long long)poc,
-			    (unsigned long long)late);
+		if (p->fmt->report != NULL)
+			p->fmt->report(&fc, extra, sizeof(extra));
 		if (t.sender >= 0)
 			snprintf(sender, sizeof(sender), "%lld packets in its RTCP SRs, %llu beyond "
 			    "the sequence numbers received (%llu frames missing)", (long long)t.sender,

@@ -282,7 +282,6 @@ int fec_decode(const struct fec *c, const uint8_t *const *in, const int *idx, ui
 
 /* fmt_fec.c: poc-fec (poc 0.4.2): a 14-byte header, then an ADU (packets 0..k-1) or parity;
  * plain UDP, no RTP. */
-#define FMT_FEC 0xfec      /* the format's number in send and play */
 #define FMT_FEC_HDR 14
 #define FMT_FEC_MAGIC 0xfe
 #define FMT_FEC_MAXLEN 2048
