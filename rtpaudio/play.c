@@ -325,7 +325,6 @@ play_main(int argc, char **argv)
 	if ((rc = play_cli(&p, argc, argv)) != PLAY_CLI_RUN)
 		return rc;
 	p.rc = 1;
-	p.listen = argv[argc - 1];
 	if (rtpaudio_net_check(&p.net, p.err, sizeof(p.err)) == -1)
 		goto bad;
 	rtcp_rx_init(&p.rx, p.fmt->clock);

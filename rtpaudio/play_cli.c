@@ -84,7 +84,7 @@ play_cli_net(struct rtpaudio_net *n, int ch, const char *arg)
 }
 
 /* The defaults, then the options; PLAY_CLI_RUN, or the exit status (0: --help; 2: a usage
- * error, said on standard error). LISTEN is argv[argc - 1]. */
+ * error, said on standard error). */
 int
 play_cli(struct play *p, int argc, char **argv)
 {
@@ -132,5 +132,6 @@ play_cli(struct play *p, int argc, char **argv)
 		play_cli_usage(stderr);
 		return 2;
 	}
+	p->listen = argv[optind];
 	return PLAY_CLI_RUN;
 }
