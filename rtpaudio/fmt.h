@@ -32,8 +32,7 @@ struct rtpaudio_fmt {
 	const char *no_sdp;     /* then --sdp's error */
 	/* sender: one RTP payload from the frames (ADUs) f[0..n), as fmt_2250_pack; NULL for
 	 * groups (fmt_fec_group) */
-	size_t (*pack)(const struct fmt_frame *f, size_t n, size_t *off, uint8_t *out,
-	    size_t space, size_t *nused);
+	fmt_pack_fn *pack;
 	/* player: a receiver that turns packets (an RTP payload, or a whole datagram for
 	 * groups) into frames for cb; put returns 0, or -1 for a packet it could not take;
 	 * flush hands on what it holds (the end of a sequence), reset starts it over (its

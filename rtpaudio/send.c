@@ -404,7 +404,7 @@ send_main(int argc, char **argv)
 	}
 	send_lifetime_eval(&s);
 	if (s.streams > 1) {
-		struct multi_src ms = { s.fr, s.fr_samples, s.fr_rate, s.nfr, s.mtu };
+		struct multi_src ms = { s.fr, s.fr_samples, s.fr_rate, s.nfr, s.mtu, s.fmt->pack };
 		{
 			int sb = 8 << 20; /* a burst of every stream's packet at once */
 			setsockopt(s.fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb));

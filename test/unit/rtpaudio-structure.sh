@@ -18,8 +18,8 @@ edges() {
 	done | sort -u
 }
 
-# a format compared by its number or name, or its table entry used directly
-fmt_cmp='(format|fmt) *[!=]=|[!=]= *(2250|3119|5219|0xfec)\b|\bFMT_FEC\b([^_]|$)|str(n?case)?cmp\([^;]*"(2250|3119|5219|fec)"|\bfmt_(2250|3119|fec)_fmt\b'
+# a format compared by its number, name or payload type, or its table entry used directly
+fmt_cmp='(format|fmt) *[!=]=|[!=]= *(2250|3119|5219|0xfec|RTP_PT_MPA|FMT_3119_PT)\b|\bFMT_FEC\b([^_]|$)|str(n?case)?cmp\([^;]*"(2250|3119|5219|fec)"|\bfmt_(2250|3119|fec)_fmt\b'
 fmt_outside() {
 	for f in "$1"/*.c "$1"/*.h; do
 		case $(basename "$f") in fmt.c|fmt.h|fmt_*.c) continue ;; esac
