@@ -19,7 +19,9 @@ edges() {
 }
 
 # a format compared by its number, name or payload type, or its table entry used directly
-fmt_cmp='(format|fmt) *[!=]=|[!=]= *(2250|3119|5219|0xfec|RTP_PT_MPA|FMT_3119_PT)\b|\bFMT_FEC\b([^_]|$)|str(n?case)?cmp\([^;]*"(2250|3119|5219|fec)"|\bfmt_(2250|3119|fec)_fmt\b'
+fmt_cmp='(format|fmt) *[!=]=|[!=]= *(2250|3119|5219|0xfec|RTP_PT_MPA|FMT_3119_PT)\b'
+fmt_cmp=$fmt_cmp'|\bFMT_FEC\b([^_]|$)|str(n?case)?cmp\([^;]*"(2250|3119|5219|fec)"'
+fmt_cmp=$fmt_cmp'|\bfmt_(2250|3119|fec)_fmt\b'
 fmt_outside() {
 	for f in "$1"/*.c "$1"/*.h; do
 		case $(basename "$f") in fmt.c|fmt.h|fmt_*.c) continue ;; esac
