@@ -1,7 +1,8 @@
 /* fmt_2250.c: RFC 2250 section 3.5 MPEG audio payload: whole frames, or one frame in pieces. */
+#include <stdlib.h>
 #include <string.h>
 
-#include "rtpaudio.h"
+#include "fmt.h"
 
 /* One payload from frames f[0..n): whole frames while they fit in space (payload header
  * included), or, when f[0] alone does not fit, its next piece from *off. The packet's
@@ -126,3 +127,78 @@ fmt_2250_depack(struct fmt_2250_depack *d, const uint8_t *pl, size_t len, uint16
 	}
 	return nf;
 }
+
+/* The player's receiver (fmt.h): the depacketizer, its frames on to the player */
+struct fmt_2250_rx {
+	struct fmt_2250_depack d;
+	fmt_out_cb *cb;
+	void *arg;
+};
+
+static void
+fmt_2250_rx_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
+{
+	struct fmt_2250_rx *r = arg;
+
+	r->cb(r->arg, frame, len, ts, 0);
+}
+
+static void *
+fmt_2250_rx_new(fmt_out_cb *cb, void *arg)
+{
+	struct fmt_2250_rx *r;
+
+	if ((r = malloc(sizeof(*r))) == NULL)
+		return NULL;
+	fmt_2250_depack_init(&r->d);
+	r->cb = cb;
+	r->arg = arg;
+	return r;
+}
+
+static int
+fmt_2250_rx_put(void *rx, const uint8_t *pl, size_t len, uint16_t seq, uint32_t ts)
+{
+	struct fmt_2250_rx *r = rx;
+
+	return fmt_2250_depack(&r->d, pl, len, seq, ts, fmt_2250_rx_frame, r) < 0 ? -1 : 0;
+}
+
+/* nothing is held but a frame's first pieces, which a new sequence drops */
+static void
+fmt_2250_rx_flush(void *rx)
+{
+	(void)rx;
+}
+
+static void
+fmt_2250_rx_reset(void *rx)
+{
+	struct fmt_2250_rx *r = rx;
+
+	fmt_2250_depack_init(&r->d);
+}
+
+static void
+fmt_2250_rx_counts(const void *rx, struct fmt_rx_counts *c)
+{
+	const struct fmt_2250_rx *r = rx;
+
+	memset(c, 0, sizeof(*c));
+	c->malformed = r->d.malformed;
+	c->fragments_dropped = r->d.fragments_dropped;
+}
+
+const struct rtpaudio_fmt fmt_2250_fmt = {
+	.name = "2250",
+	.pt = RTP_PT_MPA,
+	.clock = RTP_CLOCK_MPA,
+	.sdp_name = "MPA",
+	.pack = fmt_2250_pack,
+	.rx_new = fmt_2250_rx_new,
+	.rx_put = fmt_2250_rx_put,
+	.rx_flush = fmt_2250_rx_flush,
+	.rx_reset = fmt_2250_rx_reset,
+	.rx_counts = fmt_2250_rx_counts,
+	.rx_free = free,
+};

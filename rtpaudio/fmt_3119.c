@@ -1,7 +1,9 @@
 /* fmt_3119.c: RFC 5219 (was RFC 3119) loss-tolerant MP3: ADUs, descriptors, frame rebuilding. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "rtpaudio.h"
+#include "fmt.h"
 
 static int
 fmt_3119_mdb_max(const struct mp3_frame *f)
@@ -574,3 +576,122 @@ fmt_3119_deint_put(struct fmt_3119_deint *r, const uint8_t *adu, size_t len, uin
 	}
 	return 0;
 }
+
+/* The player's receiver (fmt.h): depacketized ADUs, deinterleaved when they say so, then
+ * frames rebuilt from them (dummies for the lost ones) */
+struct fmt_3119_rx {
+	struct fmt_3119_depack d;
+	struct fmt_3119_deframe df;
+	struct fmt_3119_deint di;
+	fmt_out_cb *cb;
+	void *arg;
+};
+
+static void
+fmt_3119_rx_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
+{
+	struct fmt_3119_rx *r = arg;
+
+	r->cb(r->arg, frame, len, ts, dummy);
+}
+
+static void
+fmt_3119_rx_deint(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct fmt_3119_rx *r = arg;
+
+	fmt_3119_deframe_put(&r->df, adu, len, ts);
+}
+
+static void
+fmt_3119_rx_adu(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct fmt_3119_rx *r = arg;
+
+	if (fmt_3119_interleaved(adu, len)) {
+		fmt_3119_deint_put(&r->di, adu, len, ts, r->d.index == 0);
+		return;
+	}
+	fmt_3119_deint_flush(&r->di);
+	fmt_3119_deframe_put(&r->df, adu, len, ts);
+}
+
+static void
+fmt_3119_rx_reset(void *rx)
+{
+	struct fmt_3119_rx *r = rx;
+
+	fmt_3119_depack_init(&r->d);
+	fmt_3119_deframe_init(&r->df, fmt_3119_rx_frame, r);
+	fmt_3119_deint_init(&r->di, fmt_3119_rx_deint, r);
+}
+
+static void *
+fmt_3119_rx_new(fmt_out_cb *cb, void *arg)
+{
+	struct fmt_3119_rx *r;
+
+	if ((r = malloc(sizeof(*r))) == NULL)
+		return NULL;
+	r->cb = cb;
+	r->arg = arg;
+	fmt_3119_rx_reset(r);
+	return r;
+}
+
+static int
+fmt_3119_rx_put(void *rx, const uint8_t *pl, size_t len, uint16_t seq, uint32_t ts)
+{
+	struct fmt_3119_rx *r = rx;
+
+	return fmt_3119_depack(&r->d, pl, len, seq, ts, fmt_3119_rx_adu, r) < 0 ? -1 : 0;
+}
+
+static void
+fmt_3119_rx_flush(void *rx)
+{
+	struct fmt_3119_rx *r = rx;
+
+	fmt_3119_deint_flush(&r->di);
+	fmt_3119_deframe_flush(&r->df);
+}
+
+static void
+fmt_3119_rx_counts(const void *rx, struct fmt_rx_counts *c)
+{
+	const struct fmt_3119_rx *r = rx;
+
+	memset(c, 0, sizeof(*c));
+	c->malformed = r->d.malformed;
+	c->fragments_dropped = r->d.fragments_dropped;
+	c->dummies = r->df.dummies;
+	c->poc = r->d.poc_offbyone;
+	c->late = r->di.late;
+}
+
+static void
+fmt_3119_report(const struct fmt_rx_counts *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "3119: %llu dummy frames for lost ADUs, %llu poc-3119 descriptors, "
+	    "%llu ADUs too late to deinterleave\n", (unsigned long long)c->dummies,
+	    (unsigned long long)c->poc, (unsigned long long)c->late);
+}
+
+const struct rtpaudio_fmt fmt_3119_fmt = {
+	.name = "3119",
+	.alias = "5219",
+	.pt = FMT_3119_PT,
+	.clock = RTP_CLOCK_MPA,
+	.min_mtu = RTP_HDR + 2 + 40, /* a first fragment holds the ADU's header and side info */
+	.adus = 1,
+	.interleave = 1,
+	.sdp_name = "mpa-robust",
+	.pack = fmt_3119_pack,
+	.rx_new = fmt_3119_rx_new,
+	.rx_put = fmt_3119_rx_put,
+	.rx_flush = fmt_3119_rx_flush,
+	.rx_reset = fmt_3119_rx_reset,
+	.rx_counts = fmt_3119_rx_counts,
+	.rx_free = free,
+	.report = fmt_3119_report,
+};

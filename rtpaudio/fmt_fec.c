@@ -1,9 +1,10 @@
 /* fmt_fec.c: poc-fec's wire format (poc 0.4.2 fec-pkt.h): ADUs in groups of k, sent as n
  * packets of a systematic Reed-Solomon code, each with a 14-byte header, on plain UDP. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rtpaudio.h"
+#include "fmt.h"
 
 /* magic 0xfe, version 1, group seq, packet seq, k, n, fec_len (16), len (16), group time
  * (32, microseconds at the group's end), all big-endian. Returns 14, -2 when shorter, -1
@@ -210,3 +211,118 @@ fmt_fec_group(struct fec *code, const struct fmt_frame *a, int gseq, uint32_t en
 	}
 	return 0;
 }
+
+/* The player's receiver (fmt.h): groups decoded (recovered) into their ADUs, frames rebuilt
+ * from those as RFC 5219's are */
+struct fmt_fec_prx {
+	struct fmt_fec_rx fx;
+	struct fmt_3119_deframe df;
+	fmt_out_cb *cb;
+	void *arg;
+};
+
+static void
+fmt_fec_prx_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
+{
+	struct fmt_fec_prx *r = arg;
+
+	r->cb(r->arg, frame, len, ts, dummy);
+}
+
+static void
+fmt_fec_prx_adu(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
+{
+	struct fmt_fec_prx *r = arg;
+
+	fmt_3119_deframe_put(&r->df, adu, len, ts);
+}
+
+static void *
+fmt_fec_prx_new(fmt_out_cb *cb, void *arg)
+{
+	struct fmt_fec_prx *r;
+
+	if ((r = malloc(sizeof(*r))) == NULL)
+		return NULL;
+	r->cb = cb;
+	r->arg = arg;
+	fmt_fec_rx_init(&r->fx, fmt_fec_prx_adu, r);
+	fmt_3119_deframe_init(&r->df, fmt_fec_prx_frame, r);
+	return r;
+}
+
+static int
+fmt_fec_prx_put(void *rx, const uint8_t *p, size_t len, uint16_t seq, uint32_t ts)
+{
+	struct fmt_fec_prx *r = rx;
+
+	(void)seq;
+	(void)ts;
+	return fmt_fec_rx_put(&r->fx, p, len) == 0 ? 0 : -1;
+}
+
+static void
+fmt_fec_prx_flush(void *rx)
+{
+	struct fmt_fec_prx *r = rx;
+
+	fmt_fec_rx_flush(&r->fx);
+	fmt_3119_deframe_flush(&r->df);
+}
+
+/* groups have no sequence to restart */
+static void
+fmt_fec_prx_reset(void *rx)
+{
+	struct fmt_fec_prx *r = rx;
+
+	fmt_3119_deframe_init(&r->df, fmt_fec_prx_frame, r);
+}
+
+static void
+fmt_fec_prx_counts(const void *rx, struct fmt_rx_counts *c)
+{
+	const struct fmt_fec_prx *r = rx;
+
+	memset(c, 0, sizeof(*c));
+	c->dummies = r->df.dummies;
+	c->groups = r->fx.groups;
+	c->recovered = r->fx.recovered;
+	c->unrecoverable = r->fx.unrecoverable;
+}
+
+static void
+fmt_fec_prx_free(void *rx)
+{
+	struct fmt_fec_prx *r = rx;
+
+	if (r != NULL)
+		fmt_fec_rx_free(&r->fx);
+	free(r);
+}
+
+static void
+fmt_fec_report(const struct fmt_rx_counts *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "fec: %llu groups, %llu ADUs recovered by FEC, %llu groups "
+	    "unrecoverable, %llu dummy frames\n", (unsigned long long)c->groups,
+	    (unsigned long long)c->recovered, (unsigned long long)c->unrecoverable,
+	    (unsigned long long)c->dummies);
+}
+
+const struct rtpaudio_fmt fmt_fec_fmt = {
+	.name = "fec",
+	.pt = -1,
+	.clock = 1000000,   /* the groups' times are microseconds */
+	.adus = 1,
+	.groups = 1,
+	.no_sdp = "--format fec is poc-fec over plain UDP, not RTP; no SDP can describe it "
+	    "(use --format 2250 or 3119)",
+	.rx_new = fmt_fec_prx_new,
+	.rx_put = fmt_fec_prx_put,
+	.rx_flush = fmt_fec_prx_flush,
+	.rx_reset = fmt_fec_prx_reset,
+	.rx_counts = fmt_fec_prx_counts,
+	.rx_free = fmt_fec_prx_free,
+	.report = fmt_fec_report,
+};

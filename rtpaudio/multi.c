@@ -45,12 +45,8 @@ multi_tick(struct ev_loop *loop, void *arg)
 	while (st->next < src->nfr && st->start_us + st->media_us <= now) {
 		do {
 			struct rtp_hdr hd = { 0 };
-			if (m->pt == RTP_PT_MPA)
-				len = fmt_2250_pack(&src->fr[st->next], src->nfr - st->next, &off,
-				    pkt + RTP_HDR, src->mtu - RTP_HDR, &used);
-			else
-				len = fmt_3119_pack(&src->fr[st->next], src->nfr - st->next, &off,
-				    pkt + RTP_HDR, src->mtu - RTP_HDR, &used);
+			len = src->pack(&src->fr[st->next], src->nfr - st->next, &off,
+			    pkt + RTP_HDR, src->mtu - RTP_HDR, &used);
 			hd.marker = st->first;
 			hd.pt = m->pt;
 			hd.seq = st->seq++;

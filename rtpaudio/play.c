@@ -1,8 +1,8 @@
 /* play.c: `rtpaudio play`: receive (UDP sockets or a connection), the playout schedule, the
- * stream's end, the command line. The frames' decoding and timeline are in play_decode.c, the
- * source validation in play_source.c, RTCP in play_rtcp.c, the report in play_report.c. */
+ * stream's end, the run. The command line is in play_cli.c, the frames' decoding and timeline
+ * in play_decode.c, the source validation in play_source.c, RTCP in play_rtcp.c, the report in
+ * play_report.c; the payload format's own work in its fmt_NAME.c (fmt.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,50 +10,6 @@
 #include <unistd.h>
 
 #include "play.h"
-
-static void
-play_usage(FILE *fp)
-{
-	fprintf(fp,
-"usage: rtpaudio play [OPTIONS] LISTEN\n"
-"  Receives MP3 over RTP (RFC 2250, RFC 5219) or poc-fec on LISTEN (HOST:PORT; a\n"
-"  multicast group joins it),\n"
-"  plays it out through a jitter buffer into a WAV file and reports what was lost.\n"
-"  -t, --transport T      udp (default), sctp, prsctp, tcp (RFC 4571)\n"
-"  -f, --format F         2250 (default, PT 14), 3119 (RFC 5219 mpa-robust, PT 96) or\n"
-"                         fec (poc-fec: Reed-Solomon groups of ADUs, no RTP)\n"
-"  -s, --stack S          kernel (default) or usrsctp, for sctp and prsctp\n"
-"  -o, --output FILE      decoded PCM as WAV (default: none; - for standard output)\n"
-"      --raw              raw 16-bit PCM instead of WAV\n"
-"      --driver NAME      play through libout123's driver NAME: a sound device (pulse,\n"
-"                         alsa, oss, jack; default: the first of them that opens) or a\n"
-"                         file writer (wav, raw, au: to -o FILE); an error that says so\n"
-"                         when the machine has no sound device\n"
-"      --reference FILE.mp3  the segmental SNR of the played audio against a clean\n"
-"                         decode of FILE, aligned by cross-correlation\n"
-"  -d, --playout-delay MS jitter buffer depth (default 200)\n"
-"      --idle MS          udp: end of stream after MS without packets (default 3000);\n"
-"                         given without -D, it bounds the wait for the first packet too\n"
-"  -D, --duration SEC     stop after SEC seconds (default: at the end of the stream)\n"
-"      --udp-port P       usrsctp: local UDP encapsulation port (default 9899)\n"
-"      --udp-remote-port P   usrsctp: the sender's encapsulation port (default 9900)\n"
-"      --rtcp-interval MS receiver reports every MS (default 1000; 0: none)\n"
-"      --stats-interval MS  statistics so far on standard error every MS\n"
-"  -j, --json             statistics as one JSON object\n"
-"  -v, --verbose\n"
-"  -h, --help\n"
-"  RTCP: receiver reports (RFC 3550) and an APP packet with the playout delay go to the\n"
-"  sender: on udp to where its sender reports come from (PORT+1), on sctp and prsctp on the\n"
-"  association with PPID 0x52544350, on tcp in the RFC 4571 framing (RFC 5761 demux).\n"
-"  The stream ends with an RTCP BYE (udp, PORT+1), the sender closing (sctp, tcp), the\n"
-"  idle timeout or --duration. Sources are validated as RFC 3550 A.1 (probation, jumps);\n"
-"  a new source (a restarted sender) is followed after %d packets in sequence with none\n"
-"  of the current one's between, or once the current one has been silent for %d ms.\n"
-"  Every packet and frame is accounted for (rtpaudio(1), STATISTICS). Verdict:\n"
-"  satisfactory when residual loss <= %.0f%% and the longest gap <= %.0f ms.\n",
-	    PLAY_SWITCH_PKTS, PLAY_SWITCH_MS, PLAY_OK_LOSS_PCT, PLAY_OK_GAP_MS);
-}
-
 
 /* The end of a source: what its packets announced but came too late to play was silence
  * on a sound device, and is concealed here so that the statistics count it (a stream that
@@ -67,7 +23,7 @@ play_tail(struct play *p)
 
 	if (!p->have_first || p->samples <= 0 || p->rate <= 0)
 		return;
-	if (p->format == FMT_FEC) {
+	if (p->fmt->groups) {
 		if (!p->fec_have_end || !p->fec_have_t0)
 			return;
 		/* the group's end: the frames before it */
@@ -110,10 +66,7 @@ play_schedule(struct play *p)
 	uint64_t now = ev_clock_us(), next;
 
 	while ((k = jitter_get(p->jb, now, p->eos, &next)) != NULL) {
-		if (p->format == 3119)
-			fmt_3119_depack(p->dp3, k->data, k->len, k->seq, k->ts, play_adu, p);
-		else
-			fmt_2250_depack(&p->dp, k->data, k->len, k->seq, k->ts, play_frame, p);
+		p->fmt->rx_put(p->frx, k->data, k->len, k->seq, k->ts);
 		jitter_release(p->jb);
 	}
 	ev_timer_stop(p->loop, &p->play_t);
@@ -132,12 +85,7 @@ play_end(struct play *p)
 	p->other_ssrc += p->cand.n;
 	p->hold.n = p->cand.n = 0;
 	play_schedule(p);
-	if (p->fx != NULL)
-		fmt_fec_rx_flush(p->fx);
-	if (p->df != NULL) {
-		fmt_3119_deint_flush(p->di);
-		fmt_3119_deframe_flush(p->df);
-	}
+	p->fmt->rx_flush(p->frx);
 	play_tail(p);
 	ev_stop(p->loop);
 }
@@ -186,7 +134,7 @@ play_stats_tick(struct ev_loop *loop, void *arg)
 	fprintf(stderr, "rtpaudio play: t=%.1f received=%llu lost=%llu late=%llu "
 	    "played=%llu concealed=%llu longest_gap_ms=%.1f jitter_ms=%.1f rr_sent=%llu\n",
 	    (double)(now - p->start_us) / 1e6,
-	    (unsigned long long)(p->fx != NULL ? p->rx_packets : p->jb->received),
+	    (unsigned long long)(p->fmt->groups ? p->rx_packets : p->jb->received),
 	    (unsigned long long)p->jb->lost, (unsigned long long)(p->jb->late + p->fec_late),
 	    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
 	    p->longest_run * fdur, rtcp_rx_jitter_ms(&p->rx), (unsigned long long)p->rr_sent);
@@ -211,7 +159,7 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 	uint64_t now;
 
 	p->pk_datagrams++;
-	if (p->format == FMT_FEC) {
+	if (p->fmt->groups) {
 		/* no RTP: a group is decoded when the next one begins; the reports number
 		 * the packets group * n + index, timed in the groups' microseconds */
 		struct fmt_fec_hdr fh;
@@ -262,7 +210,7 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 				return;
 			}
 		}
-		if (fmt_fec_rx_put(p->fx, buf, len) == 0) {
+		if (p->fmt->rx_put(p->frx, buf, len, 0, 0) == 0) {
 			p->rx_packets++;
 			p->fec_ok++;
 		} else
@@ -369,111 +317,26 @@ play_accept(struct tp_listener *l, void *arg)
 int
 play_main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "transport", required_argument, NULL, 't' },
-		{ "stack", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "playout-delay", required_argument, NULL, 'd' },
-		{ "idle", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "udp-port", required_argument, NULL, 'u' },
-		{ "udp-remote-port", required_argument, NULL, 'U' },
-		{ "rtcp-interval", required_argument, NULL, 'R' },
-		{ "stats-interval", required_argument, NULL, 'P' },
-		{ "driver", required_argument, NULL, 'A' },
-		{ "reference", required_argument, NULL, 'F' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct play p;
-	int ch;
+	int rc;
 
 	memset(&p, 0, sizeof(p));
 	p.fd = p.rtcp_fd = -1;
-	p.rc = 0;
-	p.delay_ms = 200;
-	p.idle_ms = 3000;
-	p.format = 2250;
-	p.rtcp_ms = 1000;
-	rtpaudio_net_init(&p.net, 0);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:s:f:o:d:D:jvh", lo, NULL)) != -1) {
-		switch (ch) {
-		case 't': p.net.transport = optarg; break;
-		case 's': p.net.stack = optarg; break;
-		case 'o': p.out_path = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "2250") == 0)
-				p.format = 2250;
-			else if (strcmp(optarg, "3119") == 0 || strcmp(optarg, "5219") == 0)
-				p.format = 3119;
-			else if (strcmp(optarg, "fec") == 0)
-				p.format = FMT_FEC;
-			else {
-				fprintf(stderr, "rtpaudio play: unknown format %s\n", optarg);
-				return 2;
-			}
-			break;
-		case 'r': p.raw = 1; break;
-		case 'd': p.delay_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 0, 60000); break;
-		case 'i':
-			p.idle_ms = (uint32_t)rtpaudio_num(optarg, "idle", 0, 3600000);
-			p.idle_given = 1;
-			break;
-		case 'D': p.duration_ms = (uint32_t)(rtpaudio_num(optarg, "duration", 1, 86400) * 1000);
-			break;
-		case 'u': p.net.udp_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1, 65535); break;
-		case 'U': p.net.udp_remote_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1,
-		    65535); break;
-		case 'R': p.rtcp_ms = (uint32_t)rtpaudio_num(optarg, "RTCP interval", 0, 600000);
-			break;
-		case 'P': p.stats_ms = (uint32_t)rtpaudio_num(optarg, "stats interval", 0, 3600000);
-			break;
-		case 'A': p.driver = optarg; break;
-		case 'F': p.ref_path = optarg; break;
-		case 'j': p.json = 1; break;
-		case 'v': p.verbose = 1; break;
-		case 'h': play_usage(stdout); return 0;
-		default: play_usage(stderr); return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		play_usage(stderr);
-		return 2;
-	}
+	if ((rc = play_cli(&p, argc, argv)) != PLAY_CLI_RUN)
+		return rc;
 	p.rc = 1;
-	p.listen = argv[optind];
 	if (rtpaudio_net_check(&p.net, p.err, sizeof(p.err)) == -1)
 		goto bad;
-	fmt_2250_depack_init(&p.dp);
-	rtcp_rx_init(&p.rx, p.format == FMT_FEC ? 1000000 : RTP_CLOCK_MPA);
+	rtcp_rx_init(&p.rx, p.fmt->clock);
 	{
 		struct timespec t;
 		clock_gettime(CLOCK_REALTIME, &t);
 		p.my_ssrc = (uint32_t)(t.tv_nsec ^ (t.tv_sec << 12) ^ (getpid() << 8));
 	}
-	p.pt = p.format == 3119 ? FMT_3119_PT : RTP_PT_MPA;
-	if (p.format != 2250) {
-		if ((p.dp3 = malloc(sizeof(*p.dp3))) == NULL ||
-		    (p.df = malloc(sizeof(*p.df))) == NULL ||
-		    (p.di = malloc(sizeof(*p.di))) == NULL) {
-			snprintf(p.err, sizeof(p.err), "out of memory");
-			goto bad;
-		}
-		fmt_3119_depack_init(p.dp3);
-		fmt_3119_deframe_init(p.df, play_frame3119, &p);
-		fmt_3119_deint_init(p.di, play_deint, &p);
-	}
-	if (p.format == FMT_FEC) {
-		if ((p.fx = malloc(sizeof(*p.fx))) == NULL) {
-			snprintf(p.err, sizeof(p.err), "out of memory");
-			goto bad;
-		}
-		fmt_fec_rx_init(p.fx, play_adu_fec, &p);
+	p.pt = p.fmt->pt;
+	if ((p.frx = p.fmt->rx_new(play_frame, &p)) == NULL) {
+		snprintf(p.err, sizeof(p.err), "out of memory");
+		goto bad;
 	}
 	if ((p.jb = jitter_new(p.delay_ms)) == NULL) {
 		snprintf(p.err, sizeof(p.err), "out of memory");
@@ -574,12 +437,8 @@ bad:
 	if (p.mh != NULL)
 		mpg123_delete(p.mh);
 	jitter_free(p.jb);
-	free(p.dp3);
-	free(p.df);
-	free(p.di);
-	if (p.fx != NULL)
-		fmt_fec_rx_free(p.fx);
-	free(p.fx);
+	if (p.frx != NULL)
+		p.fmt->rx_free(p.frx);
 	if (p.loop != NULL)
 		ev_free(p.loop);
 	return p.rc;

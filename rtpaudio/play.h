@@ -1,5 +1,5 @@
-/* play.h: `rtpaudio play`'s state, shared by play.c (receive, schedule, the command line),
- * play_decode.c, play_source.c, play_rtcp.c and play_report.c. */
+/* play.h: `rtpaudio play`'s state, shared by play.c (receive, schedule, the run), play_cli.c
+ * (the command line), play_decode.c, play_source.c, play_rtcp.c and play_report.c. */
 #ifndef RTPAUDIO_PLAY_H
 #define RTPAUDIO_PLAY_H
 
@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 
 #include "ev.h"
-#include "rtpaudio.h"
+#include "fmt.h"
 #include "tp.h"
 
 #define PLAY_MAXPCM (1152 * 2) /* samples of one frame, both channels */
@@ -88,12 +88,9 @@ struct play {
 	uint32_t fec_end;
 	/* pipeline */
 	struct jitter *jb;
-	struct fmt_2250_depack dp;
-	int format, pt;            /* 2250 or 3119 and its payload type */
-	struct fmt_3119_depack *dp3;
-	struct fmt_3119_deframe *df;
-	struct fmt_3119_deint *di;
-	struct fmt_fec_rx *fx;
+	const struct rtpaudio_fmt *fmt;
+	int pt;                 /* its RTP payload type */
+	void *frx;              /* its receiver: packets to frames (fmt.h) */
 	mpg123_handle *mh;
 	struct wav out;
 	/* frames in media order: frame index n counted from the first frame received */
@@ -126,6 +123,10 @@ struct play {
 	char err[TP_ERRLEN];
 };
 
+/* play_cli.c */
+#define PLAY_CLI_RUN (-1)
+int play_cli(struct play *p, int argc, char **argv);
+
 /* play.c */
 void play_tail(struct play *p);
 void play_schedule(struct play *p);
@@ -137,11 +138,7 @@ int play_decoder_open(struct play *p);
 int play_reference(struct play *p);
 void play_conceal(struct play *p, int64_t count);
 int64_t play_frame_index(const struct play *p, uint32_t ts, int rate, int samples);
-void play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts);
-void play_frame3119(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy);
-void play_adu(void *arg, const uint8_t *adu, size_t len, uint32_t ts);
-void play_adu_fec(void *arg, const uint8_t *adu, size_t len, uint32_t ts);
-void play_deint(void *arg, const uint8_t *adu, size_t len, uint32_t ts);
+void play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy);
 
 /* play_source.c */
 void play_current(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len,

@@ -212,11 +212,13 @@ play_timeline_start(struct play *p, uint32_t ts)
 	p->ft0_us = ev_clock_us();
 }
 
-/* A frame from the depacketizer, in sequence order: place it on the media timeline by its
- * timestamp, conceal what is missing before it. */
-static void
-play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
+/* A frame from the format's receiver, in sequence order (dummy: RFC 5219's stand-in for a
+ * lost ADU): place it on the media timeline by its timestamp, conceal what is missing before
+ * it. */
+void
+play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
 {
+	struct play *p = arg;
 	struct mp3_frame f;
 	int64_t n;
 
@@ -266,47 +268,4 @@ play_frame_x(struct play *p, const uint8_t *frame, size_t len, uint32_t ts, int 
 	}
 	play_decode(p, frame, len, &f, dummy);
 	p->next_n = n + 1;
-}
-
-void
-play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts)
-{
-	play_frame_x(arg, frame, len, ts, 0);
-}
-
-/* 3119: frames rebuilt from ADUs, dummies for the lost ones */
-void
-play_frame3119(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
-{
-	play_frame_x(arg, frame, len, ts, dummy);
-}
-
-void
-play_adu(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
-{
-	struct play *p = arg;
-
-	if (fmt_3119_interleaved(adu, len)) {
-		fmt_3119_deint_put(p->di, adu, len, ts, p->dp3->index == 0);
-		return;
-	}
-	fmt_3119_deint_flush(p->di);
-	fmt_3119_deframe_put(p->df, adu, len, ts);
-}
-
-/* poc-fec: the ADUs of a group, recovered or received, in order */
-void
-play_adu_fec(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
-{
-	struct play *p = arg;
-
-	fmt_3119_deframe_put(p->df, adu, len, ts);
-}
-
-void
-play_deint(void *arg, const uint8_t *adu, size_t len, uint32_t ts)
-{
-	struct play *p = arg;
-
-	fmt_3119_deframe_put(p->df, adu, len, ts);
 }

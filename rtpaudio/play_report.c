@@ -1,5 +1,5 @@
 /* play_report.c: `rtpaudio play`'s report: the accounting (every packet and frame), the
- * verdict, text or JSON. */
+ * verdict, text or JSON from one table of its values. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ play_tally(const struct play *p, struct play_tally *t)
 
 	memset(t, 0, sizeof(*t));
 	t->received = p->pk_datagrams;
-	t->played = p->fx != NULL ? p->fec_ok : p->acc.played + j->received;
+	t->played = p->fmt->groups ? p->fec_ok : p->acc.played + j->received;
 	t->late = p->acc.late + j->late + p->fec_late;
 	t->duplicates = p->acc.duplicates + j->duplicates + p->pk_duplicates;
 	t->malformed = p->bad_packets;
@@ -49,7 +49,7 @@ play_tally(const struct play *p, struct play_tally *t)
 	 * end, in the timeline's frames per packet */
 	t->sender = -1;
 	t->covered = p->span_done + rtcp_rx_span(&p->rx);
-	if (p->fx == NULL && p->have_sr_packets) {
+	if (!p->fmt->groups && p->have_sr_packets) {
 		t->sender = (int64_t)(p->sr_packets_done + p->sr_packets);
 		if ((uint64_t)t->sender > t->covered)
 			t->short_pk = (uint64_t)t->sender - t->covered;
@@ -57,6 +57,148 @@ play_tally(const struct play *p, struct play_tally *t)
 			t->short_frames = t->covered > 0 ?
 			    (t->short_pk * t->timeline + t->covered - 1) / t->covered : t->short_pk;
 	}
+}
+
+/* The report's counts, once: the JSON object has them in this order, the text takes them from
+ * here too, so the two cannot say different things. */
+enum play_kind { PK_U, PK_I, PK_D1, PK_D2, PK_D3, PK_S, PK_B };
+enum play_f {
+	F_RECEIVED, F_LOST, F_LATE, F_DUP, F_BAD, F_PLAYED, F_CONCEALED, F_UNDECODABLE, F_FRAGS,
+	F_GAP, F_LOSS, F_DURATION, F_FORMAT, F_DUMMIES, F_POC, F_DEINT_LATE, F_FEC_GROUPS,
+	F_FEC_RECOVERED, F_FEC_UNRECOVERABLE, F_RR_SENT, F_SR_RECEIVED, F_JITTER, F_CPU,
+	F_PK_PLAYED, F_PK_MALFORMED, F_PK_WRONG_PT, F_PK_OTHER, F_PK_UNVALIDATED, F_PK_OVERSIZED,
+	F_SOURCES, F_RESTARTS, F_TIMELINE, F_FR_GAP, F_FR_DUMMY, F_FR_END, F_FR_IN, F_FR_STALE,
+	F_FR_INFO, F_FR_MALFORMED, F_SENDER, F_SENDER_MISSING, F_FR_MISSING, F_SPLICES,
+	F_JUMPS, F_ADDS_UP, F_SNR, F_REF_OFFSET, F_SNR_SEGS, F_INTACT, F_SATISFACTORY, F_N
+};
+static const struct {
+	const char *key;
+	enum play_kind kind;
+	int snr;                    /* only with --reference */
+} play_fields[F_N] = {
+	[F_RECEIVED] = { "packets_received", PK_U, 0 },
+	[F_LOST] = { "packets_lost", PK_U, 0 },
+	[F_LATE] = { "packets_late", PK_U, 0 },
+	[F_DUP] = { "packets_duplicate", PK_U, 0 },
+	[F_BAD] = { "packets_bad", PK_U, 0 },
+	[F_PLAYED] = { "frames_played", PK_U, 0 },
+	[F_CONCEALED] = { "frames_concealed", PK_U, 0 },
+	[F_UNDECODABLE] = { "frames_undecodable", PK_U, 0 },
+	[F_FRAGS] = { "fragments_dropped", PK_U, 0 },
+	[F_GAP] = { "longest_gap_ms", PK_D1, 0 },
+	[F_LOSS] = { "residual_frame_loss_pct", PK_D3, 0 },
+	[F_DURATION] = { "duration_s", PK_D3, 0 },
+	[F_FORMAT] = { "format", PK_S, 0 },
+	[F_DUMMIES] = { "adu_dummies", PK_U, 0 },
+	[F_POC] = { "poc_descriptors", PK_U, 0 },
+	[F_DEINT_LATE] = { "deinterleave_late", PK_U, 0 },
+	[F_FEC_GROUPS] = { "fec_groups", PK_U, 0 },
+	[F_FEC_RECOVERED] = { "fec_recovered", PK_U, 0 },
+	[F_FEC_UNRECOVERABLE] = { "fec_unrecoverable", PK_U, 0 },
+	[F_RR_SENT] = { "rtcp_rr_sent", PK_U, 0 },
+	[F_SR_RECEIVED] = { "rtcp_sr_received", PK_U, 0 },
+	[F_JITTER] = { "jitter_ms", PK_D2, 0 },
+	[F_CPU] = { "cpu_s", PK_D3, 0 },
+	[F_PK_PLAYED] = { "packets_played", PK_U, 0 },
+	[F_PK_MALFORMED] = { "packets_malformed", PK_U, 0 },
+	[F_PK_WRONG_PT] = { "packets_wrong_pt", PK_U, 0 },
+	[F_PK_OTHER] = { "packets_other_source", PK_U, 0 },
+	[F_PK_UNVALIDATED] = { "packets_unvalidated", PK_U, 0 },
+	[F_PK_OVERSIZED] = { "packets_oversized", PK_U, 0 },
+	[F_SOURCES] = { "sources", PK_U, 0 },
+	[F_RESTARTS] = { "sequence_restarts", PK_U, 0 },
+	[F_TIMELINE] = { "frames_timeline", PK_U, 0 },
+	[F_FR_GAP] = { "frames_gap", PK_U, 0 },
+	[F_FR_DUMMY] = { "frames_dummy", PK_U, 0 },
+	[F_FR_END] = { "frames_end", PK_U, 0 },
+	[F_FR_IN] = { "frames_in", PK_U, 0 },
+	[F_FR_STALE] = { "frames_stale", PK_U, 0 },
+	[F_FR_INFO] = { "frames_info", PK_U, 0 },
+	[F_FR_MALFORMED] = { "frames_malformed", PK_U, 0 },
+	[F_SENDER] = { "sender_packets", PK_I, 0 },
+	[F_SENDER_MISSING] = { "sender_packets_missing", PK_U, 0 },
+	[F_FR_MISSING] = { "frames_missing", PK_U, 0 },
+	[F_SPLICES] = { "timestamp_splices", PK_U, 0 },
+	[F_JUMPS] = { "schedule_jumps", PK_U, 0 },
+	[F_ADDS_UP] = { "accounting_adds_up", PK_B, 0 },
+	[F_SNR] = { "segsnr_db", PK_D2, 1 },
+	[F_REF_OFFSET] = { "ref_offset", PK_I, 1 },
+	[F_SNR_SEGS] = { "snr_segments", PK_U, 1 },
+	[F_INTACT] = { "intact_segments_pct", PK_D2, 1 },
+	[F_SATISFACTORY] = { "satisfactory", PK_B, 0 },
+};
+struct play_val {
+	uint64_t u;     /* PK_U, PK_B */
+	int64_t i;      /* PK_I */
+	double d;       /* PK_D* */
+	const char *s;  /* PK_S */
+};
+
+static void
+play_json(const struct play *p, const struct play_val *v)
+{
+	const char *sep = "{";
+	int f;
+
+	for (f = 0; f < F_N; f++) {
+		if (play_fields[f].snr && !p->have_snr)
+			continue;
+		printf("%s\"%s\":", sep, play_fields[f].key);
+		sep = ",";
+		switch (play_fields[f].kind) {
+		case PK_U: printf("%llu", (unsigned long long)v[f].u); break;
+		case PK_I: printf("%lld", (long long)v[f].i); break;
+		case PK_D1: printf("%.1f", v[f].d); break;
+		case PK_D2: printf("%.2f", v[f].d); break;
+		case PK_D3: printf("%.3f", v[f].d); break;
+		case PK_S: printf("\"%s\"", v[f].s); break;
+		case PK_B: printf("%s", v[f].u ? "true" : "false"); break;
+		}
+	}
+	printf("}\n");
+}
+
+#define U(f) ((unsigned long long)v[f].u)
+
+/* The report as text: the same values as the JSON's (play_fields) */
+static void
+play_text(const struct play *p, const struct play_val *v, const struct fmt_rx_counts *fc)
+{
+	char snr[400] = "", extra[160] = "", sender[160] = "no RTCP SR with a packet count";
+
+	if (p->have_snr)
+		snprintf(snr, sizeof(snr), "segmental SNR: %.2f dB against %s (offset %lld sample "
+		    "frames, %llu segments of 20 ms)\nintact segments: %.2f %% (20 ms segments at "
+		    "%.0f dB SNR or better)\n", v[F_SNR].d, p->ref_path, (long long)v[F_REF_OFFSET].i,
+		    U(F_SNR_SEGS), v[F_INTACT].d, COMPARE_INTACT_DB);
+	if (p->fmt->report != NULL)
+		p->fmt->report(fc, extra, sizeof(extra));
+	if (v[F_SENDER].i >= 0)
+		snprintf(sender, sizeof(sender), "%lld packets in its RTCP SRs, %llu beyond "
+		    "the sequence numbers received (%llu frames missing)", (long long)v[F_SENDER].i,
+		    U(F_SENDER_MISSING), U(F_FR_MISSING));
+	printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
+	    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
+	    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
+	    "rtcp: %llu receiver reports sent, %llu sender reports received, jitter %.2f ms\n"
+	    "%s%s",
+	    U(F_RECEIVED), U(F_LOST), U(F_LATE), U(F_DUP), U(F_BAD), U(F_PLAYED), U(F_CONCEALED),
+	    U(F_UNDECODABLE), v[F_GAP].d, v[F_LOSS].d, v[F_DURATION].d, U(F_RR_SENT),
+	    U(F_SR_RECEIVED), v[F_JITTER].d, snr, extra);
+	printf("accounting: %llu received = %llu played + %llu late + %llu duplicate + "
+	    "%llu malformed + %llu wrong payload type + %llu other source + "
+	    "%llu unvalidated + %llu oversized (%s)\n"
+	    "timeline: %llu frames = %llu played + %llu concealed (%llu gaps, "
+	    "%llu undecodable, %llu dummies, %llu at the end)\n"
+	    "sources: %llu, %llu sequence restarts, %llu timestamp jumps spliced; "
+	    "sender: %s\n"
+	    "verdict: %s\n",
+	    U(F_RECEIVED), U(F_PK_PLAYED), U(F_LATE), U(F_DUP), U(F_PK_MALFORMED),
+	    U(F_PK_WRONG_PT), U(F_PK_OTHER), U(F_PK_UNVALIDATED), U(F_PK_OVERSIZED),
+	    v[F_ADDS_UP].u ? "adds up" : "DOES NOT ADD UP",
+	    U(F_TIMELINE), U(F_PLAYED), U(F_CONCEALED), U(F_FR_GAP), U(F_UNDECODABLE),
+	    U(F_FR_DUMMY), U(F_FR_END), U(F_SOURCES), U(F_RESTARTS), U(F_SPLICES), sender,
+	    v[F_SATISFACTORY].u ? "satisfactory" : "not satisfactory");
 }
 
 void
@@ -67,8 +209,9 @@ play_report(struct play *p)
 	uint64_t frames;
 	double loss, gap;
 	int ok;
-	char snr[400] = "";
-	uint64_t bad, dummies = 0, poc = 0, late = 0;
+	struct fmt_rx_counts fc;
+	struct play_val v[F_N];
+	uint64_t bad;
 
 	play_tally(p, &t);
 	/* the verdict counts the frames the sender sent beyond the timeline, and the frames
@@ -81,125 +224,70 @@ play_report(struct play *p)
 		gap = t.short_frames * fdur;
 	/* and the packets that were not played (RTP formats: FEC makes up for lost ones) of
 	 * what the sender sent, or else of the sequence numbers covered */
-	if (p->fx == NULL) {
+	if (!p->fmt->groups) {
 		uint64_t all = t.covered > (uint64_t)(t.sender > 0 ? t.sender : 0) ? t.covered :
 		    (uint64_t)t.sender;
 		if (all > 0 && all > t.played && 100.0 * (double)(all - t.played) / (double)all > loss)
 			loss = 100.0 * (double)(all - t.played) / (double)all;
 	}
 	ok = t.timeline > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
-	bad = p->bad_packets + p->pk_wrong_pt + p->dp.malformed;
-	if (p->format != 2250) {
-		bad += p->dp3->malformed;
-		dummies = p->df->dummies;
-		poc = p->dp3->poc_offbyone;
-		late = p->di->late;
-	}
+	p->fmt->rx_counts(p->frx, &fc);
+	bad = p->bad_packets + p->pk_wrong_pt + fc.malformed;
 
-	if (p->have_snr && p->json)
-		snprintf(snr, sizeof(snr), "\"segsnr_db\":%.2f,\"ref_offset\":%ld,"
-		    "\"snr_segments\":%zu,\"intact_segments_pct\":%.2f,", p->snr_db, p->ref_offset,
-		    p->snr_segs, p->intact_pct);
-	else if (p->have_snr)
-		snprintf(snr, sizeof(snr), "segmental SNR: %.2f dB against %s (offset %ld sample "
-		    "frames, %zu segments of 20 ms)\nintact segments: %.2f %% (20 ms segments at "
-		    "%.0f dB SNR or better)\n", p->snr_db, p->ref_path, p->ref_offset, p->snr_segs,
-		    p->intact_pct, COMPARE_INTACT_DB);
-	if (p->json) {
-		printf("{\"packets_received\":%llu,\"packets_lost\":%llu,\"packets_late\":%llu,"
-		    "\"packets_duplicate\":%llu,\"packets_bad\":%llu,\"frames_played\":%llu,"
-		    "\"frames_concealed\":%llu,\"frames_undecodable\":%llu,"
-		    "\"fragments_dropped\":%llu,\"longest_gap_ms\":%.1f,"
-		    "\"residual_frame_loss_pct\":%.3f,\"duration_s\":%.3f,\"format\":\"%s\","
-		    "\"adu_dummies\":%llu,\"poc_descriptors\":%llu,\"deinterleave_late\":%llu,"
-		    "\"fec_groups\":%llu,\"fec_recovered\":%llu,\"fec_unrecoverable\":%llu,"
-		    "\"rtcp_rr_sent\":%llu,\"rtcp_sr_received\":%llu,\"jitter_ms\":%.2f,"
-		    "\"cpu_s\":%.3f,",
-		    (unsigned long long)t.received, (unsigned long long)t.lost,
-		    (unsigned long long)t.late, (unsigned long long)t.duplicates,
-		    (unsigned long long)bad,
-		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
-		    (unsigned long long)p->frames_undecodable,
-		    (unsigned long long)(p->dp.fragments_dropped +
-		    (p->dp3 != NULL ? p->dp3->fragments_dropped : 0)), gap, loss,
-		    (double)t.timeline * fdur / 1000.0,
-		    p->format == FMT_FEC ? "fec" : p->format == 3119 ? "3119" : "2250",
-		    (unsigned long long)dummies,
-		    (unsigned long long)poc, (unsigned long long)late,
-		    (unsigned long long)(p->fx ? p->fx->groups : 0),
-		    (unsigned long long)(p->fx ? p->fx->recovered : 0),
-		    (unsigned long long)(p->fx ? p->fx->unrecoverable : 0),
-		    (unsigned long long)p->rr_sent, (unsigned long long)p->sr_received,
-		    rtcp_rx_jitter_ms(&p->rx), rtpaudio_cpu_s());
-		printf("\"packets_played\":%llu,\"packets_malformed\":%llu,"
-		    "\"packets_wrong_pt\":%llu,\"packets_other_source\":%llu,"
-		    "\"packets_unvalidated\":%llu,\"packets_oversized\":%llu,"
-		    "\"sources\":%llu,\"sequence_restarts\":%llu,\"frames_timeline\":%llu,"
-		    "\"frames_gap\":%llu,\"frames_dummy\":%llu,\"frames_end\":%llu,"
-		    "\"frames_in\":%llu,\"frames_stale\":%llu,\"frames_info\":%llu,"
-		    "\"frames_malformed\":%llu,\"sender_packets\":%lld,\"sender_packets_missing\":%llu,"
-		    "\"frames_missing\":%llu,\"timestamp_splices\":%llu,\"schedule_jumps\":%llu,"
-		    "\"accounting_adds_up\":%s,",
-		    (unsigned long long)t.played, (unsigned long long)t.malformed,
-		    (unsigned long long)t.wrong_pt, (unsigned long long)t.other,
-		    (unsigned long long)t.unvalidated, (unsigned long long)t.oversized,
-		    (unsigned long long)p->sources, (unsigned long long)p->restarts,
-		    (unsigned long long)t.timeline, (unsigned long long)p->frames_gap,
-		    (unsigned long long)p->frames_dummy, (unsigned long long)p->frames_tail,
-		    (unsigned long long)p->frames_in, (unsigned long long)p->frames_stale,
-		    (unsigned long long)p->info_frames, (unsigned long long)p->frames_malformed,
-		    (long long)t.sender, (unsigned long long)t.short_pk,
-		    (unsigned long long)t.short_frames, (unsigned long long)p->ts_splices,
-		    (unsigned long long)(p->acc.rebases + p->jb->rebases),
-		    t.adds_up ? "true" : "false");
-		printf("%s\"satisfactory\":%s}\n", snr, ok ? "true" : "false");
-	} else {
-		char extra[160] = "", sender[160] = "no RTCP SR with a packet count";
-		if (p->fx != NULL)
-			snprintf(extra, sizeof(extra), "fec: %llu groups, %llu ADUs recovered by FEC, "
-			    "%llu groups unrecoverable, %llu dummy frames\n",
-			    (unsigned long long)p->fx->groups, (unsigned long long)p->fx->recovered,
-			    (unsigned long long)p->fx->unrecoverable, (unsigned long long)dummies);
-		else if (p->format == 3119)
-			snprintf(extra, sizeof(extra), "3119: %llu dummy frames for lost ADUs, "
-			    "%llu poc-3119 descriptors, %llu ADUs too late to deinterleave\n",
-			    (unsigned long long)dummies, (unsigned long long)poc,
-			    (unsigned long long)late);
-		if (t.sender >= 0)
-			snprintf(sender, sizeof(sender), "%lld packets in its RTCP SRs, %llu beyond "
-			    "the sequence numbers received (%llu frames missing)", (long long)t.sender,
-			    (unsigned long long)t.short_pk, (unsigned long long)t.short_frames);
-		printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
-		    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
-		    "longest gap: %.1f ms\nresidual frame loss: %.3f %%\naudio: %.3f s\n"
-		    "rtcp: %llu receiver reports sent, %llu sender reports received, jitter %.2f ms\n"
-		    "%s%s",
-		    (unsigned long long)t.received, (unsigned long long)t.lost,
-		    (unsigned long long)t.late, (unsigned long long)t.duplicates,
-		    (unsigned long long)bad,
-		    (unsigned long long)p->frames_played, (unsigned long long)p->frames_concealed,
-		    (unsigned long long)p->frames_undecodable, gap, loss,
-		    (double)t.timeline * fdur / 1000.0, (unsigned long long)p->rr_sent,
-		    (unsigned long long)p->sr_received, rtcp_rx_jitter_ms(&p->rx), snr, extra);
-		printf("accounting: %llu received = %llu played + %llu late + %llu duplicate + "
-		    "%llu malformed + %llu wrong payload type + %llu other source + "
-		    "%llu unvalidated + %llu oversized (%s)\n"
-		    "timeline: %llu frames = %llu played + %llu concealed (%llu gaps, "
-		    "%llu undecodable, %llu dummies, %llu at the end)\n"
-		    "sources: %llu, %llu sequence restarts, %llu timestamp jumps spliced; "
-		    "sender: %s\n"
-		    "verdict: %s\n",
-		    (unsigned long long)t.received, (unsigned long long)t.played,
-		    (unsigned long long)t.late, (unsigned long long)t.duplicates,
-		    (unsigned long long)t.malformed, (unsigned long long)t.wrong_pt,
-		    (unsigned long long)t.other, (unsigned long long)t.unvalidated,
-		    (unsigned long long)t.oversized, t.adds_up ? "adds up" : "DOES NOT ADD UP",
-		    (unsigned long long)t.timeline, (unsigned long long)p->frames_played,
-		    (unsigned long long)p->frames_concealed, (unsigned long long)p->frames_gap,
-		    (unsigned long long)p->frames_undecodable, (unsigned long long)p->frames_dummy,
-		    (unsigned long long)p->frames_tail, (unsigned long long)p->sources,
-		    (unsigned long long)p->restarts, (unsigned long long)p->ts_splices, sender,
-		    ok ? "satisfactory" : "not satisfactory");
-	}
+	memset(v, 0, sizeof(v));
+	v[F_RECEIVED].u = t.received;
+	v[F_LOST].u = t.lost;
+	v[F_LATE].u = t.late;
+	v[F_DUP].u = t.duplicates;
+	v[F_BAD].u = bad;
+	v[F_PLAYED].u = p->frames_played;
+	v[F_CONCEALED].u = p->frames_concealed;
+	v[F_UNDECODABLE].u = p->frames_undecodable;
+	v[F_FRAGS].u = fc.fragments_dropped;
+	v[F_GAP].d = gap;
+	v[F_LOSS].d = loss;
+	v[F_DURATION].d = (double)t.timeline * fdur / 1000.0;
+	v[F_FORMAT].s = p->fmt->name;
+	v[F_DUMMIES].u = fc.dummies;
+	v[F_POC].u = fc.poc;
+	v[F_DEINT_LATE].u = fc.late;
+	v[F_FEC_GROUPS].u = fc.groups;
+	v[F_FEC_RECOVERED].u = fc.recovered;
+	v[F_FEC_UNRECOVERABLE].u = fc.unrecoverable;
+	v[F_RR_SENT].u = p->rr_sent;
+	v[F_SR_RECEIVED].u = p->sr_received;
+	v[F_JITTER].d = rtcp_rx_jitter_ms(&p->rx);
+	v[F_CPU].d = rtpaudio_cpu_s();
+	v[F_PK_PLAYED].u = t.played;
+	v[F_PK_MALFORMED].u = t.malformed;
+	v[F_PK_WRONG_PT].u = t.wrong_pt;
+	v[F_PK_OTHER].u = t.other;
+	v[F_PK_UNVALIDATED].u = t.unvalidated;
+	v[F_PK_OVERSIZED].u = t.oversized;
+	v[F_SOURCES].u = p->sources;
+	v[F_RESTARTS].u = p->restarts;
+	v[F_TIMELINE].u = t.timeline;
+	v[F_FR_GAP].u = p->frames_gap;
+	v[F_FR_DUMMY].u = p->frames_dummy;
+	v[F_FR_END].u = p->frames_tail;
+	v[F_FR_IN].u = p->frames_in;
+	v[F_FR_STALE].u = p->frames_stale;
+	v[F_FR_INFO].u = p->info_frames;
+	v[F_FR_MALFORMED].u = p->frames_malformed;
+	v[F_SENDER].i = t.sender;
+	v[F_SENDER_MISSING].u = t.short_pk;
+	v[F_FR_MISSING].u = t.short_frames;
+	v[F_SPLICES].u = p->ts_splices;
+	v[F_JUMPS].u = p->acc.rebases + p->jb->rebases;
+	v[F_ADDS_UP].u = (uint64_t)t.adds_up;
+	v[F_SNR].d = p->snr_db;
+	v[F_REF_OFFSET].i = p->ref_offset;
+	v[F_SNR_SEGS].u = p->snr_segs;
+	v[F_INTACT].d = p->intact_pct;
+	v[F_SATISFACTORY].u = (uint64_t)ok;
+	if (p->json)
+		play_json(p, v);
+	else
+		play_text(p, v, &fc);
 	fflush(stdout);
 }

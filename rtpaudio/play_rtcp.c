@@ -65,13 +65,13 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 
 	if (rtcp_parse(buf, len, &ri) <= 0)
 		return;
-	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
+	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->fmt->groups)) {
 		p->sr_received++;
 		p->sr_packets = ri.packets;
 		p->have_sr_packets = 1;
 		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
 	}
-	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->format == FMT_FEC)) {
+	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->fmt->groups)) {
 		/* The BYE comes on its own socket: after a stall, one wakeup may hand it over
 		 * before the media socket's last packets, which were sent before it. */
 		if (p->fd != -1)

@@ -36,15 +36,9 @@ play_restart(struct play *p)
 	p->eos = 1; /* flush */
 	play_schedule(p);
 	p->eos = 0;
-	if (p->df != NULL) {
-		fmt_3119_deint_flush(p->di);
-		fmt_3119_deframe_flush(p->df);
-		fmt_3119_depack_init(p->dp3);
-		fmt_3119_deframe_init(p->df, play_frame3119, p);
-		fmt_3119_deint_init(p->di, play_deint, p);
-	}
+	p->fmt->rx_flush(p->frx);
+	p->fmt->rx_reset(p->frx);
 	play_tail(p);
-	fmt_2250_depack_init(&p->dp);
 	play_retire(p);
 	jitter_free(p->jb);
 	p->jb = jb;

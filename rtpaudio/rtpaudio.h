@@ -167,8 +167,10 @@ struct fmt_frame {
 	uint32_t ts;  /* 90 kHz */
 };
 
-size_t fmt_2250_pack(const struct fmt_frame *f, size_t n, size_t *off, uint8_t *out,
+/* a payload packer: one RTP payload from frames f[0..n) (fmt_2250_pack says how) */
+typedef size_t fmt_pack_fn(const struct fmt_frame *f, size_t n, size_t *off, uint8_t *out,
     size_t space, size_t *nused);
+fmt_pack_fn fmt_2250_pack;
 
 typedef void fmt_frame_cb(void *arg, const uint8_t *frame, size_t len, uint32_t ts);
 
@@ -201,8 +203,7 @@ int fmt_3119_adu(struct fmt_3119_enc *e, const uint8_t *frame, size_t len, uint8
     size_t cap);
 int fmt_3119_adu_parse(const uint8_t *p, size_t len, struct mp3_frame *f);
 int fmt_3119_desc_parse(const uint8_t *p, size_t len, int *cont, size_t *size);
-size_t fmt_3119_pack(const struct fmt_frame *a, size_t n, size_t *off, uint8_t *out,
-    size_t space, size_t *nused);
+fmt_pack_fn fmt_3119_pack;
 
 struct fmt_3119_depack {
 	uint8_t buf[FMT_3119_MAXADU];
@@ -282,7 +283,6 @@ int fec_decode(const struct fec *c, const uint8_t *const *in, const int *idx, ui
 
 /* fmt_fec.c: poc-fec (poc 0.4.2): a 14-byte header, then an ADU (packets 0..k-1) or parity;
  * plain UDP, no RTP. */
-#define FMT_FEC 0xfec      /* the format's number in send and play */
 #define FMT_FEC_HDR 14
 #define FMT_FEC_MAGIC 0xfe
 #define FMT_FEC_MAXLEN 2048
@@ -443,6 +443,7 @@ struct multi_src {
 	const struct fmt_frame *fr;   /* frames (3119: ADUs) */
 	const uint32_t *fr_samples, *fr_rate;
 	size_t nfr, mtu;
+	fmt_pack_fn *pack;            /* the format's packer */
 };
 int multi_run(const struct multi_src *src, int fd, int pt, int nstreams, uint32_t seed,
     FILE *out);

@@ -1,6 +1,5 @@
 /* send.c: `rtpaudio send`: MP3 frames to RTP packets, paced by absolute media time. */
 #include <errno.h>
-#include <getopt.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,51 +12,6 @@
 #include "rtpaudio.h"
 #include "send.h"
 #include "tp.h"
-
-static void
-send_usage(FILE *fp)
-{
-	fprintf(fp,
-"usage: rtpaudio send [OPTIONS] FILE.mp3... DEST\n"
-"  Streams the files' MPEG audio frames in real time as RTP (RFC 2250, PT 14, or RFC 5219,\n"
-"  PT 96) to DEST\n"
-"  (HOST:PORT; for udp a multicast group works too).\n"
-"  -t, --transport T    udp (default), sctp (every message unordered), prsctp (unordered,\n"
-"                       timed reliability), tcp (RFC 4571 framing)\n"
-"  -s, --stack S        kernel (default) or usrsctp, for sctp and prsctp\n"
-"  -l, --lifetime MS    prsctp: a message not delivered within MS is abandoned (default 200)\n"
-"      --lifetime auto  prsctp: the playout delay less half the growth of the RTT (the\n"
-"                       smaller of RTCP's and the SCTP SRTT's) over its smallest value,\n"
-"                       twice the reported jitter (beyond what the stream's own timing,\n"
-"                       e.g. interleaving, makes) and what the player's reports of late\n"
-"                       packets took off, within [10, playout delay] ms, re-evaluated at\n"
-"                       each receiver report\n"
-"      --playout-delay MS  the player's, until its RTCP says (default 200)\n"
-"      --rto-min MS, --rto-max MS  sctp, prsctp: the association's retransmission\n"
-"                       timeout bounds (default the stack's, 1000 and 60000 on Linux); a\n"
-"                       timeout longer than the playout delay only brings audio too late\n"
-"      --rtcp-interval MS  sender reports every MS (default 1000)\n"
-"      --stats-interval MS  progress and RTCP figures on standard error every MS\n"
-"  -m, --mtu BYTES      largest RTP packet, header included (default 1400)\n"
-"  -f, --format F       2250 (default: RFC 2250, PT 14) or 3119 (RFC 5219 mpa-robust ADUs,\n"
-"                       PT 96; layer III only)\n"
-"      --interleave N   3119: interleave cycles of N ADUs (RFC 5219 section 7, 2..255)\n"
-"  -f fec -k K -n N     poc-fec: groups of K ADUs as N packets of a Reed-Solomon code,\n"
-"                       any K of which recover the group (default 20 and 25)\n"
-"      --sdp FILE       write an SDP description of the stream (udp) for other players\n"
-"      --start-delay MS  wait MS after writing the SDP file before the first packet\n"
-"      --ttl N          multicast TTL (default 1)\n"
-"      --udp-port P     usrsctp: local UDP encapsulation port (default 9900)\n"
-"      --udp-remote-port P   usrsctp: the player's encapsulation port (default 9899)\n"
-"      --drop-every N   test aid: do not send every Nth packet (simulated loss)\n"
-"      --streams N      benchmark: pace N streams of the file at once on one event loop\n"
-"                       (udp, 2250 or 3119 without interleaving), starts spread over a\n"
-"                       frame; prints how late the packets left (no RTCP)\n"
-"  -v, --verbose        progress on standard error\n"
-"  -h, --help\n"
-"  RTCP sender reports go on PORT+1 (udp, with a BYE at the end) or on the connection\n"
-"  (sctp, prsctp: PPID 0x52544350); the player's receiver reports give the RTT.\n");
-}
 
 static void send_tick(struct ev_loop *loop, void *arg);
 
@@ -317,7 +271,7 @@ send_tick(struct ev_loop *loop, void *arg)
 	size_t space = s->mtu - RTP_HDR, used, off = 0, len, i;
 	uint64_t now = ev_clock_us(), due = s->start_us + s->media_us;
 
-	if (s->format == FMT_FEC && s->fec_sent < s->fec_total)
+	if (s->fmt->groups && s->fec_sent < s->fec_total)
 		due = s->start_us + s->fec_g0_us +
 		    s->fec_dur_us * (uint64_t)s->fec_sent / (uint64_t)s->fec_total;
 	if (now > due && s->ticks++ > 0) {
@@ -327,7 +281,7 @@ send_tick(struct ev_loop *loop, void *arg)
 			s->late_sends++;
 	}
 
-	while (s->format == FMT_FEC) {
+	while (s->fmt->groups) {
 		if (s->fec_sent < s->fec_total) {
 			due = s->start_us + s->fec_g0_us +
 			    s->fec_dur_us * (uint64_t)s->fec_sent / (uint64_t)s->fec_total;
@@ -345,15 +299,11 @@ send_tick(struct ev_loop *loop, void *arg)
 		if (send_fec_group(s) == -1)
 			goto bad;
 	}
-	while (s->format != FMT_FEC && s->next < s->nfr && s->start_us + s->media_us <= now) {
+	while (!s->fmt->groups && s->next < s->nfr && s->start_us + s->media_us <= now) {
 		uint32_t ts = s->rel_ts != NULL ? s->ts0 + s->rel_ts[s->next] : s->ts;
 		do {
-			if (s->format == 3119)
-				len = fmt_3119_pack(&s->fr[s->next], s->nfr - s->next, &off, payload,
-				    space, &used);
-			else
-				len = fmt_2250_pack(&s->fr[s->next], s->nfr - s->next, &off, payload,
-				    space, &used);
+			len = s->fmt->pack(&s->fr[s->next], s->nfr - s->next, &off, payload, space,
+			    &used);
 			if (used == 0 && off != 0)
 				s->fragments++;
 			if (send_packet(s, payload, len, ts) == -1)
@@ -370,7 +320,7 @@ send_tick(struct ev_loop *loop, void *arg)
 		ev_stop(loop);
 		return;
 	}
-	if (s->format != FMT_FEC)
+	if (!s->fmt->groups)
 		due = s->start_us + s->media_us;
 	ev_timer_start(loop, &s->tick, due > now ? due - now : 0, send_tick, s);
 	return;
@@ -401,132 +351,20 @@ send_drain(struct send *s)
 int
 send_main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "transport", required_argument, NULL, 't' },
-		{ "stack", required_argument, NULL, 's' },
-		{ "lifetime", required_argument, NULL, 'l' },
-		{ "mtu", required_argument, NULL, 'm' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "interleave", required_argument, NULL, 'I' },
-		{ "sdp", required_argument, NULL, 'S' },
-		{ "ttl", required_argument, NULL, 'T' },
-		{ "start-delay", required_argument, NULL, 'W' },
-		{ "drop-every", required_argument, NULL, 'X' },
-		{ "udp-port", required_argument, NULL, 'u' },
-		{ "udp-remote-port", required_argument, NULL, 'U' },
-		{ "playout-delay", required_argument, NULL, 'd' },
-		{ "streams", required_argument, NULL, 'N' },
-		{ "rtcp-interval", required_argument, NULL, 'R' },
-		{ "stats-interval", required_argument, NULL, 'P' },
-		{ "rto-min", required_argument, NULL, 'r' },
-		{ "rto-max", required_argument, NULL, 'x' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct send s;
-	int ch, i;
+	int i;
 
 	memset(&s, 0, sizeof(s));
 	s.fd = s.rtcp_fd = -1;
-	s.rc = 1;
-	s.mtu = 1400;
-	s.lifetime_ms = 200;
-	s.playout_ms = 200;
-	s.rtcp_ms = 1000;
 	s.rr_rtt_us = -1;
 	s.rr_rtt_min_us = -1;
 	s.first = 1;
-	s.format = 2250;
-	rtpaudio_net_init(&s.net, 1);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:s:l:m:f:k:n:vh", lo, NULL)) != -1) {
-		switch (ch) {
-		case 't': s.net.transport = optarg; break;
-		case 's': s.net.stack = optarg; break;
-		case 'l':
-			if (strcmp(optarg, "auto") == 0)
-				s.lifetime_auto = 1;
-			else
-				s.lifetime_ms = (uint32_t)rtpaudio_num(optarg, "lifetime", 1, 600000);
-			break;
-		case 'r': s.net.rto_min_ms = (uint32_t)rtpaudio_num(optarg, "RTO min", 1, 60000);
-			break;
-		case 'x': s.net.rto_max_ms = (uint32_t)rtpaudio_num(optarg, "RTO max", 1, 600000);
-			break;
-		case 'N': s.streams = (int)rtpaudio_num(optarg, "streams", 1, 100000); break;
-		case 'd': s.playout_ms = (uint32_t)rtpaudio_num(optarg, "playout delay", 1, 60000);
-			break;
-		case 'R': s.rtcp_ms = (uint32_t)rtpaudio_num(optarg, "RTCP interval", 10, 600000);
-			break;
-		case 'P': s.stats_ms = (uint32_t)rtpaudio_num(optarg, "stats interval", 0, 3600000);
-			break;
-		case 'm': s.mtu = (size_t)rtpaudio_num(optarg, "mtu", RTP_HDR + FMT_2250_HDR + 16,
-		    JITTER_PKT); break;
-		case 'S': s.sdp = optarg; break;
-		case 'k': s.fec_k = (int)rtpaudio_num(optarg, "k", 1, FEC_MAXN); break;
-		case 'n': s.fec_n = (int)rtpaudio_num(optarg, "n", 1, FEC_MAXN); break;
-		case 'I': s.interleave = (size_t)rtpaudio_num(optarg, "interleave", 0, 255); break;
-		case 'f':
-			if (strcmp(optarg, "2250") == 0)
-				s.format = 2250;
-			else if (strcmp(optarg, "3119") == 0 || strcmp(optarg, "5219") == 0)
-				s.format = 3119;
-			else if (strcmp(optarg, "fec") == 0)
-				s.format = FMT_FEC;
-			else {
-				fprintf(stderr, "rtpaudio send: unknown format %s\n", optarg);
-				return 2;
-			}
-			break;
-		case 'W': s.start_delay_ms = (uint32_t)rtpaudio_num(optarg, "start delay", 0, 600000);
-			break;
-		case 'X': s.drop_every = (uint32_t)rtpaudio_num(optarg, "drop-every", 0, 1000000);
-			break;
-		case 'T': s.net.ttl = (int)rtpaudio_num(optarg, "ttl", 0, 255); break;
-		case 'u': s.net.udp_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1, 65535); break;
-		case 'U': s.net.udp_remote_port = (uint16_t)rtpaudio_num(optarg, "UDP port", 1,
-		    65535); break;
-		case 'v': s.verbose = 1; break;
-		case 'h': send_usage(stdout); return 0;
-		default: send_usage(stderr); return 2;
-		}
-	}
-	if (argc - optind < 2) {
-		send_usage(stderr);
-		return 2;
-	}
-	s.dest = argv[argc - 1];
-	s.pt = s.format == 3119 ? FMT_3119_PT : RTP_PT_MPA;
-	if (s.format == FMT_FEC) {
-		if (s.fec_k == 0)
-			s.fec_k = 20;
-		if (s.fec_n == 0)
-			s.fec_n = s.fec_k + 5;
-		if (s.fec_n < s.fec_k) {
-			snprintf(s.err, sizeof(s.err), "--format fec: -n at least -k");
-			goto bad;
-		}
-		if ((s.code = fec_new(s.fec_k, s.fec_n)) == NULL ||
-		    (s.fecbuf = malloc(FEC_MAXN * sizeof(*s.fecbuf))) == NULL) {
-			snprintf(s.err, sizeof(s.err), "out of memory");
-			goto bad;
-		}
-	}
-	if (s.interleave == 1 || (s.interleave > 0 && s.format != 3119)) {
-		snprintf(s.err, sizeof(s.err), "--interleave needs --format 3119 and 2 or more");
+	if ((s.rc = send_cli(&s, argc, argv)) != SEND_CLI_RUN)
 		goto bad;
-	}
-	if (s.format == 3119 && s.mtu < RTP_HDR + 2 + 40) {
-		/* a first fragment must hold the ADU's header and side information */
-		snprintf(s.err, sizeof(s.err), "--format 3119 needs --mtu %d or more", RTP_HDR + 42);
-		goto bad;
-	}
-	if (rtpaudio_net_check(&s.net, s.err, sizeof(s.err)) == -1)
-		goto bad;
-	if (s.streams > 1 && (!s.net.caps.datagram || s.format == FMT_FEC ||
-	    s.interleave > 0)) {
-		snprintf(s.err, sizeof(s.err), "--streams: udp, 2250 or 3119 without interleaving");
+	s.rc = 1;
+	if (s.fmt->groups && ((s.code = fec_new(s.fec_k, s.fec_n)) == NULL ||
+	    (s.fecbuf = malloc(FEC_MAXN * sizeof(*s.fecbuf))) == NULL)) {
+		snprintf(s.err, sizeof(s.err), "out of memory");
 		goto bad;
 	}
 	{
@@ -537,16 +375,15 @@ send_main(int argc, char **argv)
 		s.ts = s.ssrc * 2654435761u; /* RFC 3550: random initial values */
 		s.ts0 = s.ts;
 	}
-	rtcp_rx_init(&s.self_rx, s.format == FMT_FEC ? 1000000 : RTP_CLOCK_MPA);
-	if (send_load(&s, argv + optind, argc - optind - 1) == -1)
+	rtcp_rx_init(&s.self_rx, s.fmt->clock);
+	if (send_load(&s, s.paths, s.npaths) == -1)
 		goto bad;
 	if ((s.q = calloc(SEND_QUEUE, sizeof(*s.q))) == NULL ||
 	    (s.loop = ev_new(s.err, sizeof(s.err))) == NULL)
 		goto bad;
-	if (s.sdp != NULL && s.format == FMT_FEC) {
-		/* no RTP payload format describes poc-fec: an SDP would send players astray */
-		snprintf(s.err, sizeof(s.err), "--sdp: --format fec is poc-fec over plain UDP, not "
-		    "RTP; no SDP can describe it (use --format 2250 or 3119)");
+	if (s.sdp != NULL && s.fmt->sdp_name == NULL) {
+		/* an SDP of another format would send players astray */
+		snprintf(s.err, sizeof(s.err), "--sdp: %s", s.fmt->no_sdp);
 		goto bad;
 	}
 	if (s.sdp != NULL && send_sdp(&s) == -1)
@@ -567,7 +404,7 @@ send_main(int argc, char **argv)
 	}
 	send_lifetime_eval(&s);
 	if (s.streams > 1) {
-		struct multi_src ms = { s.fr, s.fr_samples, s.fr_rate, s.nfr, s.mtu };
+		struct multi_src ms = { s.fr, s.fr_samples, s.fr_rate, s.nfr, s.mtu, s.fmt->pack };
 		{
 			int sb = 8 << 20; /* a burst of every stream's packet at once */
 			setsockopt(s.fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof(sb));

@@ -1,10 +1,11 @@
-/* send.h: `rtpaudio send`'s state, shared by send.c (packets, pacing, the command line),
- * send_media.c (the files' frames, the SDP) and send_rtcp.c (RTCP and the lifetime rule). */
+/* send.h: `rtpaudio send`'s state, shared by send.c (packets, pacing, the run), send_cli.c
+ * (the command line), send_media.c (the files' frames, the SDP) and send_rtcp.c (RTCP and the
+ * lifetime rule). */
 #ifndef RTPAUDIO_SEND_H
 #define RTPAUDIO_SEND_H
 
 #include "ev.h"
-#include "rtpaudio.h"
+#include "fmt.h"
 #include "tp.h"
 
 #define SEND_QUEUE 256
@@ -21,6 +22,8 @@ struct send {
 	struct ev_loop *loop;
 	struct rtpaudio_net net;
 	const char *dest, *sdp;
+	char **paths;           /* the files */
+	int npaths;
 	size_t mtu;
 	uint32_t lifetime_ms, start_delay_ms, drop_every;
 	/* --lifetime auto (doc/rtpaudio.1): from the RTT (RTCP's, else SCTP's SRTT), the player's
@@ -53,9 +56,10 @@ struct send {
 	size_t rlen;
 	unsigned watching;     /* events asked of the connection */
 	int verbose, streams;
-	int format, pt;        /* 2250 or 3119; the RTP payload type */
-	uint8_t *adu;          /* 3119: every frame's ADU, fr[] points here */
-	size_t interleave;     /* 3119: ADUs a cycle (0: none) */
+	const struct rtpaudio_fmt *fmt;
+	int pt;                /* its RTP payload type */
+	uint8_t *adu;          /* fmt->adus: every frame's ADU, fr[] points here */
+	size_t interleave;     /* ADUs a cycle (0: none) */
 	uint8_t *iadu;         /* the interleaved ADUs */
 	uint32_t *rel_ts;      /* interleaved: each ADU's timestamp from the first */
 	uint32_t ts0;
@@ -91,6 +95,10 @@ struct send {
 	int done, rc;
 	char err[TP_ERRLEN];
 };
+
+/* send_cli.c */
+#define SEND_CLI_RUN (-1)
+int send_cli(struct send *s, int argc, char **argv);
 
 /* send_rtcp.c */
 void send_rtcp(struct send *s, int bye);

@@ -32,7 +32,7 @@ send_adus(struct send *s)
 				struct mp3_frame hf;
 				snprintf(s->err, sizeof(s->err), "--format %s: frame %zu of file %d "
 				    "is MPEG layer %d, not layer III: its ADUs need layer III",
-				    s->format == FMT_FEC ? "fec" : "3119", i, f + 1,
+				    s->fmt->name, i, f + 1,
 				    mp3_header_parse(s->fr[k].p, s->fr[k].len, &hf) > 0 ? hf.layer : 0);
 				free(e);
 				return -1;
@@ -97,7 +97,7 @@ send_load(struct send *s, char **paths, int n)
 		}
 	}
 	s->nfr = total;
-	return s->format != 2250 ? send_adus(s) : 0;
+	return s->fmt->adus ? send_adus(s) : 0;
 }
 
 int
@@ -138,6 +138,6 @@ send_sdp(struct send *s)
 	fprintf(fp, "v=0\r\no=- %u 1 IN %s %s\r\ns=rtpaudio\r\nc=IN %s %s\r\nt=0 0\r\n"
 	    "m=audio %d RTP/AVP %d\r\na=rtpmap:%d %s/%d\r\n",
 	    s->ssrc, ip4, host, ip4, host, port, s->pt, s->pt,
-	    s->format == 3119 ? "mpa-robust" : "MPA", RTP_CLOCK_MPA);
+	    s->fmt->sdp_name, RTP_CLOCK_MPA);
 	return fclose(fp) == 0 ? 0 : -1;
 }

@@ -174,7 +174,7 @@ send_rtcp_in(struct send *s, const uint8_t *buf, size_t len)
 		s->rr_fraction = ri.fraction_lost / 256.0;
 		s->rr_cum_lost = ri.cum_lost;
 		s->rr_jitter_ms = ri.jitter * 1000.0 /
-		    (s->format == FMT_FEC ? 1000000.0 : RTP_CLOCK_MPA);
+		    (double)s->fmt->clock;
 		if (ri.lsr != 0) {
 			s->rr_rtt_us = rtcp_rtt_us(rtp_ntp_now(), ri.lsr, ri.dlsr);
 			if (s->rr_rtt_min_us < 0 || s->rr_rtt_us < s->rr_rtt_min_us)

@@ -1,5 +1,6 @@
-/* test_rtp.c: RTP/RTCP headers, the RFC 2250 packetizer and depacketizer, the jitter buffer,
- * and random or mutated packets into every parser (run under ASan in CI). */
+/* test_rtp.c: RTP/RTCP headers, the RFC 2250 packetizer and depacketizer, the payload format
+ * table, the jitter buffer, and random or mutated packets into every parser (run under ASan
+ * in CI). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "rtpaudio.h"
+#include "fmt.h"
 
 /* NFR MPEG-1 layer II frames (no side information to fake), 128 kbit/s 44.1 kHz: 417 or
  * 418 bytes, each filled with its index so the receiver can tell them apart. */
@@ -420,6 +421,72 @@ test_2250_malformed(void **state)
 	assert_int_equal(d.malformed, 4);
 }
 
+static int fmt_out_n, fmt_out_dummy;
+
+static void
+fmt_out(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
+{
+	(void)arg;
+	(void)ts;
+	assert_true(len > 4 && frame[4] == (uint8_t)(fmt_out_n + 1));
+	fmt_out_n++;
+	fmt_out_dummy += dummy;
+}
+
+/* The format table: names and aliases, the default, every entry complete; the 2250 entry's
+ * packer and receiver as fmt_2250_pack and fmt_2250_depack. */
+static void
+test_fmt_table(void **state)
+{
+	static const char *const names[] = { "2250", "3119", "5219", "fec" };
+	const struct rtpaudio_fmt *f;
+	struct fmt_rx_counts c;
+	uint8_t pl[1400], bad[8] = { 0 };
+	size_t off = 0, used, len, next = 0, i;
+	uint16_t seq = 0;
+	void *rx;
+
+	(void)state;
+	assert_string_equal(rtpaudio_fmt_find(NULL)->name, "2250");
+	assert_ptr_equal(rtpaudio_fmt_find("5219"), rtpaudio_fmt_find("3119"));
+	assert_null(rtpaudio_fmt_find("2251"));
+	assert_null(rtpaudio_fmt_find(""));
+	assert_null(rtpaudio_fmt_find("FEC"));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_non_null(f = rtpaudio_fmt_find(names[i]));
+		assert_true(f->clock > 0);
+		assert_true((f->pack == NULL) == (f->groups != 0));
+		assert_true((f->pt < 0) == (f->groups != 0));
+		assert_true(f->sdp_name != NULL || f->no_sdp != NULL);
+		assert_true(f->rx_new && f->rx_put && f->rx_flush && f->rx_reset && f->rx_counts &&
+		    f->rx_free);
+		assert_non_null(rx = f->rx_new(fmt_out, NULL));
+		f->rx_counts(rx, &c);
+		assert_int_equal(c.malformed + c.dummies + c.groups, 0);
+		f->rx_free(rx);
+	}
+	f = rtpaudio_fmt_find("2250");
+	assert_int_equal(f->pt, RTP_PT_MPA);
+	make_frames(8);
+	fmt_out_n = fmt_out_dummy = 0;
+	assert_non_null(rx = f->rx_new(fmt_out, NULL));
+	while (next < NFR) {
+		len = f->pack(&fr[next], NFR - next, &off, pl, 1400 - RTP_HDR, &used);
+		assert_int_equal(f->rx_put(rx, pl, len, seq++, fr[next].ts), 0);
+		next += used;
+	}
+	assert_int_equal(fmt_out_n, NFR);
+	assert_int_equal(fmt_out_dummy, 0);
+	assert_int_equal(f->rx_put(rx, bad, sizeof(bad), seq++, 0), -1);
+	f->rx_counts(rx, &c);
+	assert_int_equal(c.malformed, 1);
+	f->rx_flush(rx);
+	f->rx_reset(rx);   /* a new sequence starts its counts over */
+	f->rx_counts(rx, &c);
+	assert_int_equal(c.malformed, 0);
+	f->rx_free(rx);
+}
+
 static void
 test_jitter(void **state)
 {
@@ -606,6 +673,7 @@ main(void)
 		cmocka_unit_test(test_2250_whole),
 		cmocka_unit_test(test_2250_fragments),
 		cmocka_unit_test(test_2250_malformed),
+		cmocka_unit_test(test_fmt_table),
 		cmocka_unit_test(test_jitter),
 		cmocka_unit_test(test_jitter_window),
 		cmocka_unit_test(test_fuzz),

@@ -1,0 +1,64 @@
+#!/bin/sh
+# rtpaudio-structure.sh: rtpaudio's module structure (docs/design.md): the #include "x.h" edges
+# among rtpaudio/'s files have no circle, no file is over 700 lines unless its opening comment
+# says it is one concern, and no payload format is told by its name or number outside its
+# fmt_NAME.c and the table (fmt.c, fmt.h): send and play ask struct rtpaudio_fmt instead.
+# Each rule is first shown to catch a planted breach, so that it can fail.
+. "$(dirname "$0")/../lib.sh"
+d=$top_srcdir/rtpaudio
+scratch rtpaudio-structure
+
+# "from to" for each #include "to.h" of from.c or from.h in directory $1 where $1/to.h exists
+edges() {
+	for f in "$1"/*.c "$1"/*.h; do
+		from=$(basename "$f"); from=${from%.*}
+		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r to; do
+			[ -f "$1/$to.h" ] && [ "$to" != "$from" ] && echo "$from $to"
+		done
+	done | sort -u
+}
+
+# a format compared by its number, name or payload type, or its table entry used directly
+fmt_cmp='(format|fmt) *[!=]=|[!=]= *(2250|3119|5219|0xfec|RTP_PT_MPA|FMT_3119_PT)\b'
+fmt_cmp=$fmt_cmp'|\bFMT_FEC\b([^_]|$)|str(n?case)?cmp\([^;]*"(2250|3119|5219|fec)"'
+fmt_cmp=$fmt_cmp'|\bfmt_(2250|3119|fec)_fmt\b'
+fmt_outside() {
+	for f in "$1"/*.c "$1"/*.h; do
+		case $(basename "$f") in fmt.c|fmt.h|fmt_*.c) continue ;; esac
+		grep -nHE "$fmt_cmp" "$f"
+	done
+}
+
+# the rules can fail: a planted circle, a planted comparison
+mkdir "$tmp/bad"
+printf '#include "b.h"\n' >"$tmp/bad/a.h"
+printf '#include "a.h"\n' >"$tmp/bad/b.h"
+printf '#include "a.h"\nint x(int format) { return format == 3119; }\n' >"$tmp/bad/c.c"
+printf 'int y(const char *s) { return strcmp(s, "fec") == 0; }\n' >"$tmp/bad/fmt_x.c"
+edges "$tmp/bad" | tsort >/dev/null 2>"$tmp/badloop"
+grep -q . "$tmp/badloop"
+ok $? "a planted include circle is found"
+[ "$(fmt_outside "$tmp/bad" | wc -l)" -eq 1 ] && fmt_outside "$tmp/bad" | grep -q 'c\.c:2:'
+ok $? "a planted format comparison is found outside fmt_*.c, and only there"
+
+edges "$d" >"$tmp/edges"
+diag "$(wc -l <"$tmp/edges") include edges among rtpaudio's modules:"
+awk '{ e[$1] = e[$1] " " $2 } END { for (m in e) print "#   " m " ->" e[m] }' "$tmp/edges" | sort
+tsort "$tmp/edges" >"$tmp/order" 2>"$tmp/loop"
+[ -s "$tmp/edges" ] && ! grep -q . "$tmp/loop"
+ok $? "no include circle among rtpaudio's modules ($(tac "$tmp/order" | tr '\n' ' '))"
+sed 's/^/# /' "$tmp/loop"
+
+big=
+for f in "$d"/*.c; do
+	n=$(wc -l <"$f")
+	[ "$n" -le 700 ] || head -n 3 "$f" | grep -q 'one concern' || big="$big $(basename "$f") ($n)"
+done
+[ -z "$big" ]
+ok $? "no file in rtpaudio/ over 700 lines but one concern's${big:+: over:$big}"
+
+fmt_outside "$d" >"$tmp/cmp"
+[ ! -s "$tmp/cmp" ]
+ok $? "no payload format compared by name or number outside fmt_*.c and fmt.c"
+sed 's/^/# /' "$tmp/cmp"
+done_testing
