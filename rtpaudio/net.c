@@ -9,7 +9,14 @@
 #include "rtpaudio.h"
 #include "tp.h"
 
-/* The one place a transport's name is read. */
+/* The one place a transport's name is read, and the stack's: usrsctp is SCTP in UDP. */
+static const struct {
+	const char *name;
+	int udp;
+} rtpaudio_stacks[] = {
+	{ "kernel", 0 },
+	{ "usrsctp", 1 },
+};
 static const struct {
 	const char *name;
 	struct rtpaudio_caps caps;
@@ -27,8 +34,9 @@ rtpaudio_net_init(struct rtpaudio_net *n, int sender)
 	n->transport = "udp";
 	n->stack = "kernel";
 	/* two usrsctp stacks on one host need two encapsulation ports */
-	n->udp_port = sender ? 9900 : 9899;
-	n->udp_remote_port = sender ? 9899 : 9900;
+	tp_opts_init(&n->tpo);
+	n->tpo.udp_port = sender ? 9900 : 9899;
+	n->tpo.udp_remote_port = sender ? 9899 : 9900;
 	n->ttl = 1;
 }
 
@@ -36,6 +44,7 @@ int
 rtpaudio_net_check(struct rtpaudio_net *n, char *err, size_t errlen)
 {
 	size_t i, nt = sizeof(rtpaudio_transports) / sizeof(rtpaudio_transports[0]);
+	size_t ns = sizeof(rtpaudio_stacks) / sizeof(rtpaudio_stacks[0]);
 
 	for (i = 0; i < nt && strcmp(n->transport, rtpaudio_transports[i].name) != 0; i++)
 		;
@@ -45,10 +54,13 @@ rtpaudio_net_check(struct rtpaudio_net *n, char *err, size_t errlen)
 		return -1;
 	}
 	n->caps = rtpaudio_transports[i].caps;
-	if (strcmp(n->stack, "kernel") && strcmp(n->stack, "usrsctp")) {
+	for (i = 0; i < ns && strcmp(n->stack, rtpaudio_stacks[i].name) != 0; i++)
+		;
+	if (i == ns) {
 		tp_seterr(err, errlen, "unknown stack '%s' (kernel, usrsctp)", n->stack);
 		return -1;
 	}
+	n->udp = rtpaudio_stacks[i].udp;
 	if ((n->rto_min_ms || n->rto_max_ms) && !n->caps.assoc) {
 		tp_seterr(err, errlen, "--rto-min and --rto-max need sctp or prsctp");
 		return -1;
@@ -92,18 +104,16 @@ rtpaudio_tp_type(const struct rtpaudio_net *n)
 {
 	if (n->caps.rtcp_inband)
 		return "tcpm";
-	return strcmp(n->stack, "usrsctp") == 0 ? "usrsctp" : "sctp";
+	return n->udp ? "usrsctp" : "sctp";
 }
 
 static void
 rtpaudio_tp_opts(const struct rtpaudio_net *n, struct tp_opts *o)
 {
-	tp_opts_init(o);
+	*o = n->tpo; /* the UDP ports, kernel SCTP's UDP encapsulation */
 	o->streams = 1;
 	o->nodelay = 1;      /* each packet is due now: no Nagle, no SCTP bundling delay */
 	o->frame_hdr = 2;    /* RFC 4571 */
-	o->udp_port = n->udp_port;
-	o->udp_remote_port = n->udp_remote_port;
 	o->rto_min_ms = n->rto_min_ms;
 	o->rto_max_ms = n->rto_max_ms;
 }

@@ -1,9 +1,11 @@
 /* play_cli.c: `rtpaudio play`'s command line: the options into struct play, --help. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "play.h"
+#include "tp_cli.h"
 
 static void
 play_cli_usage(FILE *fp)
@@ -31,6 +33,7 @@ play_cli_usage(FILE *fp)
 "  -D, --duration SEC     stop after SEC seconds (default: at the end of the stream)\n"
 "      --udp-port P       usrsctp: local UDP encapsulation port (default 9899)\n"
 "      --udp-remote-port P   usrsctp: the sender's encapsulation port (default 9900)\n"
+"      --sctp-udp-remote-port P  kernel SCTP in UDP (RFC 6951): the sender's UDP port\n"
 "      --rtcp-interval MS receiver reports every MS (default 1000; 0: none)\n"
 "      --stats-interval MS  statistics so far on standard error every MS\n"
 "  -j, --json             statistics as one JSON object\n"
@@ -57,8 +60,7 @@ static const struct option play_cli_lo[] = {
 	{ "playout-delay", required_argument, NULL, 'd' },
 	{ "idle", required_argument, NULL, 'i' },
 	{ "duration", required_argument, NULL, 'D' },
-	{ "udp-port", required_argument, NULL, 'u' },
-	{ "udp-remote-port", required_argument, NULL, 'U' },
+	TP_CLI_LONGOPTS, /* --udp-port, --udp-remote-port, --sctp-udp-remote-port (lib/tp_cli.c) */
 	{ "rtcp-interval", required_argument, NULL, 'R' },
 	{ "stats-interval", required_argument, NULL, 'P' },
 	{ "driver", required_argument, NULL, 'A' },
@@ -69,15 +71,26 @@ static const struct option play_cli_lo[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The transport's options, in one place (lib/ may take them over): 1 when ch was one. */
+/* The transport's options, in one place (the shared ones parsed by lib/tp_cli.c): 1 when
+ * ch was one. */
 static int
 play_cli_net(struct rtpaudio_net *n, int ch, const char *arg)
 {
+	char err[256];
+
+	switch (tp_cli_opt(&n->tpo, NULL, ch, arg, err, sizeof(err))) {
+	case -1:
+		fprintf(stderr, "rtpaudio play: %s\n", err);
+		exit(2);
+	case 2: /* an old spelling, taken: its warning */
+		fprintf(stderr, "rtpaudio play: %s\n", err);
+		return 1;
+	case 1:
+		return 1;
+	}
 	switch (ch) {
 	case 't': n->transport = arg; break;
 	case 's': n->stack = arg; break;
-	case 'u': n->udp_port = (uint16_t)rtpaudio_num(arg, "UDP port", 1, 65535); break;
-	case 'U': n->udp_remote_port = (uint16_t)rtpaudio_num(arg, "UDP port", 1, 65535); break;
 	default: return 0;
 	}
 	return 1;

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tp.h"
+
 /* mp3.c: MPEG-1/2/2.5 layer I/II/III frames over a buffer; never allocates (but mp3_file). */
 #define MP3_MAX_FRAME 2884  /* MPEG-2.5 layer II, 160 kbit/s at 8 kHz, padded */
 #define MP3_V1  3           /* the header's version bits */
@@ -415,7 +417,8 @@ struct rtpaudio_net {
 	const char *transport;      /* udp, sctp, prsctp, tcp */
 	struct rtpaudio_caps caps;  /* from transport, by rtpaudio_net_check */
 	const char *stack;          /* kernel, usrsctp */
-	uint16_t udp_port, udp_remote_port;
+	int udp;                    /* from stack, by rtpaudio_net_check: SCTP in UDP, in userspace */
+	struct tp_opts tpo;         /* the options every program shares (lib/tp_cli.c): UDP ports */
 	int ttl;
 	uint32_t rto_min_ms, rto_max_ms; /* sctp, prsctp: the association's RTO bounds; 0: default */
 };

@@ -2,9 +2,11 @@
  * --help. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "send.h"
+#include "tp_cli.h"
 
 static void
 send_cli_usage(FILE *fp)
@@ -41,6 +43,7 @@ send_cli_usage(FILE *fp)
 "      --ttl N          multicast TTL (default 1)\n"
 "      --udp-port P     usrsctp: local UDP encapsulation port (default 9900)\n"
 "      --udp-remote-port P   usrsctp: the player's encapsulation port (default 9899)\n"
+"      --sctp-udp-remote-port P  kernel SCTP in UDP (RFC 6951): the player's UDP port\n"
 "      --drop-every N   test aid: do not send every Nth packet (simulated loss)\n"
 "      --streams N      benchmark: pace N streams of the file at once on one event loop\n"
 "                       (udp, 2250 or 3119 without interleaving), starts spread over a\n"
@@ -62,8 +65,7 @@ static const struct option send_cli_lo[] = {
 	{ "ttl", required_argument, NULL, 'T' },
 	{ "start-delay", required_argument, NULL, 'W' },
 	{ "drop-every", required_argument, NULL, 'X' },
-	{ "udp-port", required_argument, NULL, 'u' },
-	{ "udp-remote-port", required_argument, NULL, 'U' },
+	TP_CLI_LONGOPTS, /* --udp-port, --udp-remote-port, --sctp-udp-remote-port (lib/tp_cli.c) */
 	{ "playout-delay", required_argument, NULL, 'd' },
 	{ "streams", required_argument, NULL, 'N' },
 	{ "rtcp-interval", required_argument, NULL, 'R' },
@@ -75,18 +77,29 @@ static const struct option send_cli_lo[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The transport's options, in one place (lib/ may take them over): 1 when ch was one. */
+/* The transport's options, in one place (the shared ones parsed by lib/tp_cli.c): 1 when
+ * ch was one. */
 static int
 send_cli_net(struct rtpaudio_net *n, int ch, const char *arg)
 {
+	char err[256];
+
+	switch (tp_cli_opt(&n->tpo, NULL, ch, arg, err, sizeof(err))) {
+	case -1:
+		fprintf(stderr, "rtpaudio send: %s\n", err);
+		exit(2);
+	case 2: /* an old spelling, taken: its warning */
+		fprintf(stderr, "rtpaudio send: %s\n", err);
+		return 1;
+	case 1:
+		return 1;
+	}
 	switch (ch) {
 	case 't': n->transport = arg; break;
 	case 's': n->stack = arg; break;
 	case 'r': n->rto_min_ms = (uint32_t)rtpaudio_num(arg, "RTO min", 1, 60000); break;
 	case 'x': n->rto_max_ms = (uint32_t)rtpaudio_num(arg, "RTO max", 1, 600000); break;
 	case 'T': n->ttl = (int)rtpaudio_num(arg, "ttl", 0, 255); break;
-	case 'u': n->udp_port = (uint16_t)rtpaudio_num(arg, "UDP port", 1, 65535); break;
-	case 'U': n->udp_remote_port = (uint16_t)rtpaudio_num(arg, "UDP port", 1, 65535); break;
 	default: return 0;
 	}
 	return 1;

@@ -1,25 +1,26 @@
 #!/bin/bash
 # tp-cli.sh: the transport options every program shares (lib/tp_cli.c) mean one thing in each:
 # --udp-port the local usrsctp UDP port, --udp-remote-port the peer's. A bad port is a clear
-# error with a non-zero exit in sctphttpd, httpload, httpget and msgperf; httpload's and
-# httpget's old spelling (--udp-port for the server's port, --udp-encaps-port for the local
-# one) still works and warns; the new one works without a warning.
+# error with a non-zero exit in sctphttpd, httpload, httpget, msgperf and rtpaudio send and
+# play; httpload's and httpget's old spelling (--udp-port for the server's port,
+# --udp-encaps-port for the local one) still works and warns; the new one works without a
+# warning.
 . "$(dirname "$0")/../lib.sh"
 H="$top_builddir/sctphttpd" L="$top_builddir/httpload/httpload"
-G="$top_builddir/httpload/httpget" M="$top_builddir/msgperf"
-need "$H" "$L" "$G" "$M"
+G="$top_builddir/httpload/httpget" M="$top_builddir/msgperf" R="$top_builddir/rtpaudio/rtpaudio"
+need "$H" "$L" "$G" "$M" "$R"
 scratch tp-cli
 warn='now names the local UDP port|now spelt --udp-port'
 
 # Bad values: each program, each option, each value.
-for prog in "$H" "$L" "$G" "$M"; do
+for prog in "$H" "$L" "$G" "$M" "$R send" "$R play"; do
 	name=$(basename "$prog") bad=
 	for opt in --udp-port --udp-remote-port --sctp-udp-remote-port; do
 		for v in 0 70000 x; do
 			args="$opt $v"
 			[ "$name" = httpget ] && args="$args http://127.0.0.1:1/"
 			# shellcheck disable=SC2086
-			timeout 10 "$prog" $args >/dev/null 2>"$tmp/e"
+			timeout 10 $prog $args >/dev/null 2>"$tmp/e"
 			rc=$?
 			{ [ $rc -ne 0 ] && [ $rc -ne 124 ] &&
 			    grep -q -- "$opt: bad UDP port '$v' (1 to 65535)" "$tmp/e"; } ||

@@ -61,10 +61,12 @@ private_uses $(cat "$tmp/files") >"$tmp/out"
 [ ! -s "$tmp/out" ]; ok $? "no file outside lib/ touches a connection's private fields" ||
     sed 's/^/# /' "$tmp/out"
 
-# The programs (rtpaudio/ still reads its --stack word itself; its own table is issue 21's).
-apps=$(for d in httpd httpload test/perf test/interop test/unit; do ls "$top_srcdir/$d"/*.c; done)
+# The programs
+apps=$(for d in httpd httpload rtpaudio test/perf test/interop test/unit; do
+	ls "$top_srcdir/$d"/*.c
+done)
 # shellcheck disable=SC2086
 name_compares $apps >"$tmp/out"
-[ ! -s "$tmp/out" ]; ok $? "no transport name compared as a string in httpd, httpload, msgperf, the tests" ||
+[ ! -s "$tmp/out" ]; ok $? "no transport name compared as a string in httpd, httpload, rtpaudio, msgperf, tests" ||
     sed 's/^/# /' "$tmp/out"
 done_testing
