@@ -2,7 +2,8 @@
 # sctp-encap.sh: kernel SCTP and usrsctp on one association (RFC 6951, SCTP in UDP): sctphttpd
 # on kernel SCTP serving httpget and httpload on usrsctp with 1, 10 and 100 streams, the
 # reverse (sctphttpd on usrsctp, the clients on kernel SCTP encapsulated), and msgperf both
-# ways, every body verified (TAP). Kernel SCTP in UDP needs Linux 5.11 or later: natively where
+# ways, every body verified, and rtpaudio's MP3 over SCTP both ways, decoded exactly (TAP).
+# Kernel SCTP in UDP needs Linux 5.11 or later: natively where
 # the kernel has SCTP, else inside the VM (test/vm/run): "--inner" is the part run there.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
@@ -12,10 +13,11 @@ G=${HTTPGET:-$top_builddir/httpload/httpget}
 HL=${HTTPLOAD:-$top_builddir/httpload/httpload}
 MP=${MSGPERF:-$top_builddir/msgperf}
 S=${HTTPD_STREAMS:-$top_builddir/test/unit/test_httpd_streams}
+R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
 E=/usr/lib/usrsctp
 
 if [ "$1" != --inner ]; then
-	need "$H" "$G" "$HL" "$MP" "$S" "$E/http_client" tshark
+	need "$H" "$G" "$HL" "$MP" "$S" "$R" "$E/http_client" tshark sox lame mpg123
 	if ! "$G" --help | grep -q usrsctp; then
 		ok 1 "this build has no usrsctp (configure found no libusrsctp)"
 		done_testing
@@ -38,12 +40,13 @@ orig_reconf=$(sysctl -n net.sctp.reconf_enable)
 trap 'scratch_cleanup; sysctl -qw net.sctp.udp_port="$orig_udp" net.sctp.reconf_enable="$orig_reconf"' EXIT
 
 # Ports: the kernel's UDP port (the whole network namespace's), then one per usrsctp process.
-udp_base 8
+udp_base 10
 KU=$udp_base                                   # kernel SCTP in UDP
 SU=$((udp_base + 1))                           # sctphttpd on usrsctp
 GU=$((udp_base + 2)) LU=$((udp_base + 3))      # httpget, httpload on usrsctp
 MS=$((udp_base + 4)) MC=$((udp_base + 5))      # msgperf server, client on usrsctp
 RS=$((udp_base + 6)) RC=$((udp_base + 7))      # stream reset: usrsctp server, client
+RP=$((udp_base + 8)) RT=$((udp_base + 9))      # rtpaudio player, sender on usrsctp
 sctp_free() { ! ss -Hln --sctp "sport = :$1" 2>/dev/null | grep -q .; }
 for try in $(seq 1 30); do
 	b=$((20000 + (RANDOM % 2000) * 8))
@@ -181,6 +184,33 @@ badc=$(awk '$2 != 1' "$tmp/crc.txt" | wc -l)
 [ $r1 = 0 ] && cmp -s "$doc/s1024" "$tmp/crc1" && [ $r2 = 0 ] && grep -q '^HTTP/1.1 200 OK' "$tmp/crc2" &&
     [ "$from_k" -gt 0 ] && [ "$from_u" -gt 0 ] && [ "$badc" = 0 ]
 ok $? "CRC32c: tshark finds it good on all $((from_k + from_u)) packets ($from_k from the kernel, $from_u from usrsctp, http_client's included), $badc bad"
+# ---- rtpaudio across the stacks: MP3 over SCTP (unordered), one end in UDP ----
+sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 vol 0.5 &&
+    lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3" &&
+    mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
+ok $? "a 3 s MP3 (sox, lame) and mpg123's decode of it"
+audio() {  # audio WHO PORT PLAY-ARGS SEND-ARGS: play, send, then the WAV against mpg123's
+	local who=$1 port=$2 pa=$3 sa=$4 pp rc cmp crc
+	# shellcheck disable=SC2086
+	"$R" play -t sctp $pa -d 400 -D 60 --json -o "$tmp/ra.wav" 127.0.0.1:$port \
+	    >"$tmp/ra.json" 2>"$tmp/ra.err" &
+	pp=$!
+	pids="$pids $pp"
+	sleep 1
+	# shellcheck disable=SC2086
+	timeout 60 "$R" send -t sctp $sa "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/rs.err"
+	rc=$?
+	timeout 30 tail --pid=$pp -f /dev/null
+	wait $pp
+	cmp=$("$R" compare --exact "$tmp/ref.wav" "$tmp/ra.wav" 2>&1)
+	crc=$?
+	[ $rc = 0 ] && [ $crc = 0 ] && grep -q '"frames_concealed":0' "$tmp/ra.json"
+	ok $? "$who: rtpaudio send and play over SCTP, PCM identical to mpg123's ($cmp; send exit $rc)"
+	[ $rc = 0 ] || sed 's/^/#   /' "$tmp/rs.err" "$tmp/ra.err" | tail -n 6
+}
+audio "usrsctp sender, kernel player" $((b + 7)) "" "-s usrsctp --udp-port $RT --udp-remote-port $KU"
+audio "kernel sender in UDP, usrsctp player" $((b + 8)) "-s usrsctp --udp-port $RP" \
+    "--sctp-udp-remote-port $RP"
 
 # ---- stream reset (RFC 6525) across the stacks: a file truncated mid-transfer ----
 # RE-CONFIG is negotiated in INIT: the kernel takes net.sctp.reconf_enable at socket creation.
