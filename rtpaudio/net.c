@@ -1,6 +1,8 @@
 /* net.c: rtpaudio's transports: its own UDP sockets (RTP/RTCP, unicast or multicast) and the
  * tp types for the others (sctp/usrsctp unordered, tcpm with RFC 4571 framing). */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -8,6 +10,7 @@
 
 #include "rtpaudio.h"
 #include "tp.h"
+#include "tp_cli.h"
 
 /* The one place a transport's name is read, and the stack's: usrsctp is SCTP in UDP. */
 static const struct {
@@ -38,6 +41,32 @@ rtpaudio_net_init(struct rtpaudio_net *n, int sender)
 	n->tpo.udp_port = sender ? 9900 : 9899;
 	n->tpo.udp_remote_port = sender ? 9899 : 9900;
 	n->ttl = 1;
+}
+
+/* One option of the transport's, as getopt_long gave it (-t, -s, and the ones every program
+ * shares, parsed by lib/tp_cli.c): 1 when ch was one; a bad value is said on standard error,
+ * after prog, and ends the process with status 2, as rtpaudio_num does. */
+int
+rtpaudio_net_opt(struct rtpaudio_net *n, const char *prog, int ch, const char *arg)
+{
+	char err[256];
+
+	switch (tp_cli_opt(&n->tpo, NULL, ch, arg, err, sizeof(err))) {
+	case -1:
+		fprintf(stderr, "%s: %s\n", prog, err);
+		exit(2);
+	case 2: /* an old spelling, taken: its warning */
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 1;
+	case 1:
+		return 1;
+	}
+	switch (ch) {
+	case 't': n->transport = arg; break;
+	case 's': n->stack = arg; break;
+	default: return 0;
+	}
+	return 1;
 }
 
 int

@@ -1,11 +1,10 @@
 /* play_cli.c: `rtpaudio play`'s command line: the options into struct play, --help. */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "play.h"
-#include "tp_cli.h"
+#include "tp_cli.h" /* TP_CLI_LONGOPTS */
 
 static void
 play_cli_usage(FILE *fp)
@@ -76,24 +75,7 @@ static const struct option play_cli_lo[] = {
 static int
 play_cli_net(struct rtpaudio_net *n, int ch, const char *arg)
 {
-	char err[256];
-
-	switch (tp_cli_opt(&n->tpo, NULL, ch, arg, err, sizeof(err))) {
-	case -1:
-		fprintf(stderr, "rtpaudio play: %s\n", err);
-		exit(2);
-	case 2: /* an old spelling, taken: its warning */
-		fprintf(stderr, "rtpaudio play: %s\n", err);
-		return 1;
-	case 1:
-		return 1;
-	}
-	switch (ch) {
-	case 't': n->transport = arg; break;
-	case 's': n->stack = arg; break;
-	default: return 0;
-	}
-	return 1;
+	return rtpaudio_net_opt(n, "rtpaudio play", ch, arg);
 }
 
 /* The defaults, then the options; PLAY_CLI_RUN, or the exit status (0: --help; 2: a usage

@@ -423,6 +423,7 @@ struct rtpaudio_net {
 	uint32_t rto_min_ms, rto_max_ms; /* sctp, prsctp: the association's RTO bounds; 0: default */
 };
 void rtpaudio_net_init(struct rtpaudio_net *n, int sender);
+int rtpaudio_net_opt(struct rtpaudio_net *n, const char *prog, int ch, const char *arg);
 int rtpaudio_net_check(struct rtpaudio_net *n, char *err, size_t errlen);
 void rtpaudio_net_rtcp_info(const struct rtpaudio_net *n, uint32_t interval_ms,
     struct tp_msginfo *mi);

@@ -2,11 +2,10 @@
  * --help. */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "send.h"
-#include "tp_cli.h"
+#include "tp_cli.h" /* TP_CLI_LONGOPTS */
 
 static void
 send_cli_usage(FILE *fp)
@@ -82,21 +81,9 @@ static const struct option send_cli_lo[] = {
 static int
 send_cli_net(struct rtpaudio_net *n, int ch, const char *arg)
 {
-	char err[256];
-
-	switch (tp_cli_opt(&n->tpo, NULL, ch, arg, err, sizeof(err))) {
-	case -1:
-		fprintf(stderr, "rtpaudio send: %s\n", err);
-		exit(2);
-	case 2: /* an old spelling, taken: its warning */
-		fprintf(stderr, "rtpaudio send: %s\n", err);
+	if (rtpaudio_net_opt(n, "rtpaudio send", ch, arg))
 		return 1;
-	case 1:
-		return 1;
-	}
 	switch (ch) {
-	case 't': n->transport = arg; break;
-	case 's': n->stack = arg; break;
 	case 'r': n->rto_min_ms = (uint32_t)rtpaudio_num(arg, "RTO min", 1, 60000); break;
 	case 'x': n->rto_max_ms = (uint32_t)rtpaudio_num(arg, "RTO max", 1, 600000); break;
 	case 'T': n->ttl = (int)rtpaudio_num(arg, "ttl", 0, 255); break;
