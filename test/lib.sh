@@ -84,10 +84,11 @@ scratch() {
 }
 
 scratch_cleanup() {
+	# "|| :": in a script under set -e a process already gone must not stop the cleanup
 	for p in $pids; do
-		kill "$p" 2>/dev/null
+		kill "$p" 2>/dev/null || :
 	done
-	wait 2>/dev/null
+	wait 2>/dev/null || :
 	if [ -n "${KEEP_SCRATCH:-}" ]; then
 		echo "# scratch kept: $tmp" >&2
 	else

@@ -11,12 +11,13 @@ mp=./msgperf
 for t in iperf3 "$mp"; do
 	command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found (./run-tests sets up)" >&2; exit 1; }
 done
-tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+. test/lib.sh # scratch
+scratch bench
 
 # --- TCP ---
 port=$((40000 + $$ % 5000))
 iperf3 -s -1 -p $port >/dev/null 2>&1 &
+pids="$pids $!"
 sleep 0.5
 iperf3 -c 127.0.0.1 -p $port -t "$secs" -l 131072 -J >"$tmp/iperf.json"
 ip_kbps=$(python3 -c 'import json,sys; print("%.0f" % (json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1000))' "$tmp/iperf.json")

@@ -31,16 +31,9 @@ need="$H"
 for t in $need; do
 	command -v "$t" >/dev/null || { echo "httpd-bench: $t missing" >&2; exit 1; }
 done
-tmp=$(mktemp -d /tmp/httpd-bench.XXXXXX)
+scratch httpd-bench # test/lib.sh, through bench-lib.sh: the servers in $pids go at exit
 chmod 755 "$tmp"
-hpid= npid= upid= tpid=
-cleanup() {
-	local p
-	for p in $hpid $npid $upid $tpid; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+hpid= npid= upid=
 mkdir "$tmp/doc" "$tmp/nginx"
 head -c 1024 /dev/urandom >"$tmp/doc/1k.bin"
 head -c 102400 /dev/urandom >"$tmp/doc/100k.bin"
@@ -60,9 +53,11 @@ bench_tcp() {
 
 	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h.err" &
 	hpid=$!
+	pids="$pids $hpid"
 	bench_nginx_conf 1 "$np"
 	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n.err" &
 	npid=$!
+	pids="$pids $npid"
 	sleep 0.5
 	for u in "http://127.0.0.1:$hp/1k.bin" "http://127.0.0.1:$np/1k.bin"; do
 		curl -sf -o /dev/null "$u" || { echo "httpd-bench: $u does not answer" >&2; cat "$tmp"/*.err >&2; exit 1; }
@@ -95,12 +90,14 @@ bench_workers() {
 	np=$(free_port)
 	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" 2>"$tmp/h1.err" &
 	hpid=$!
+	pids="$pids $hpid"
 	sleep 0.5
 	a1=$(WRK_T=2 rps "http://127.0.0.1:$hp/1k.bin")
 	kill $hpid
 	wait $hpid 2>/dev/null
 	"$H" -p "$hp" -h 127.0.0.1 -d "$tmp/doc" --workers 2 2>"$tmp/h2.err" &
 	hpid=$!
+	pids="$pids $hpid"
 	sleep 0.5
 	a2=$(WRK_T=2 rps "http://127.0.0.1:$hp/1k.bin")
 	kill $hpid
@@ -109,6 +106,7 @@ bench_workers() {
 	bench_nginx_conf 2 "$np"
 	"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx" 2>"$tmp/n2.err" &
 	npid=$!
+	pids="$pids $npid"
 	sleep 0.5
 	b2=$(WRK_T=2 rps "http://127.0.0.1:$np/1k.bin")
 	kill $npid
@@ -138,6 +136,7 @@ bench_usrsctp() {
 		"$H" -L usrsctp:127.0.0.1:$port --udp-port $su --udp-remote-port $cu -d "$tmp/doc" \
 		    $mopt 2>"$tmp/u.err" &
 		upid=$!
+		pids="$pids $upid"
 		sleep 0.5
 		all=
 		for i in $(seq 1 "$RUNS"); do

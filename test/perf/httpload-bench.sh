@@ -28,29 +28,17 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null
 hard=$(ulimit -Hn)
 [ "$hard" != unlimited ] && [ "$big" -gt $((hard - 100)) ] && big=$((hard - 100)) &&
 	echo "httpload-bench: ulimit -Hn is $hard here and cannot be raised: the big run uses $big connections"
-tmp=$(mktemp -d)
+. "$(dirname "$0")/../lib.sh" # scratch
+. "$(dirname "$0")/../nginx.sh" # nginx_conf
+scratch httpload-bench
 chmod 755 "$tmp"
-ngpid=
-trap '[ -n "$ngpid" ] && kill $ngpid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/root"
 chmod 755 "$tmp/root"
 head -c 1024 /dev/urandom >"$tmp/root/1k.bin"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-cat >"$tmp/nginx.conf" <<NG
-daemon off;
-worker_processes 4;
-worker_rlimit_nofile 65536;
-pid $tmp/nginx.pid;
-error_log $tmp/error.log crit;
-events { worker_connections 30000; }
-http {
-	access_log off;
-	client_body_temp_path $tmp; proxy_temp_path $tmp; fastcgi_temp_path $tmp;
-	uwsgi_temp_path $tmp; scgi_temp_path $tmp;
-	keepalive_requests 10000000; keepalive_timeout 120s;
-	server { listen 127.0.0.1:$port backlog=65535; root $tmp/root; }
-}
-NG
+nginx_conf -w 4 -c 30000 -m "worker_rlimit_nofile 65536;" "$tmp" \
+    "keepalive_requests 10000000; keepalive_timeout 120s;" \
+    "server { listen 127.0.0.1:$port backlog=65535; root $tmp/root; }"
 ncpu=$(nproc)
 cpin="" spin=""
 if [ "$ncpu" -gt 1 ]; then
@@ -58,7 +46,8 @@ if [ "$ncpu" -gt 1 ]; then
 	spin="taskset -c 1-$((ncpu - 1))"
 fi
 # shellcheck disable=SC2086
-$spin nginx -c "$tmp/nginx.conf" -p "$tmp" & ngpid=$!
+$spin nginx -c "$tmp/nginx.conf" -p "$tmp" &
+pids="$pids $!"
 sleep 1
 uri="http://127.0.0.1:$port/1k.bin"
 

@@ -17,9 +17,8 @@ R=./rtpaudio/rtpaudio
 for t in "$R" sox lame python3; do
 	command -v "$t" >/dev/null 2>&1 || { echo "bench: $t not found (scripts/setup.sh)" >&2; exit 1; }
 done
-tmp=$(mktemp -d)
-sink=
-trap '[ -z "$sink" ] || kill $sink 2>/dev/null; rm -rf "$tmp"' EXIT
+. test/lib.sh # scratch
+scratch rtpaudio-bench
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth "$secs" sine 220-1760 sine 330-2640 vol 0.5
 lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
 port=$((41000 + $$ % 5000 * 2))
@@ -27,7 +26,7 @@ python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("127.0.0.1", int(sys.argv[1])))
 time.sleep(3600)' $port >/dev/null 2>&1 &
-sink=$!
+pids="$pids $!"
 sleep 0.3
 ulimit -n 4096 2>/dev/null || true
 echo "rtpaudio send --streams N: 192 kbit/s MP3 (RFC 5219, UDP), $secs s, $(nproc) CPUs on this host"
