@@ -214,3 +214,16 @@ udp_base() {
 		return 0
 	done
 }
+
+# sigusr2_line PID FILE PATTERN: ask a server (sctphttpd) for its counters with SIGUSR2 and print
+# the newest line of FILE (its stderr) matching PATTERN once a new one has come (5 s at most)
+sigusr2_line() {
+	local n j
+	n=$(grep -c "$3" "$2")
+	kill -USR2 "$1" 2>/dev/null
+	for j in $(seq 1 50); do
+		[ "$(grep -c "$3" "$2")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	grep "$3" "$2" | tail -n 1
+}

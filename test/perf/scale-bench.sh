@@ -52,16 +52,7 @@ field() { json_field "$1" "$2"; }
 # in $2 (comma-separated) in the lines of $1, for the why of a tail: retransmission timeouts
 # (timodata, timoinit, timocookie), duplicates the peer received (a timeout that was spurious),
 # and the datagrams the kernel dropped (UDP RcvbufErrors and InErrors of this namespace).
-srv_counters() {
-	local n j
-	n=$(grep -c 'transport counters' "$tmp/h.err")
-	kill -USR2 $hpid
-	for j in $(seq 1 50); do
-		[ "$(grep -c 'transport counters' "$tmp/h.err")" -gt "$n" ] && break
-		sleep 0.1
-	done
-	grep 'transport counters' "$tmp/h.err" | tail -1
-}
+srv_counters() { sigusr2_line $hpid "$tmp/h.err" "transport counters"; }
 csum() { tr ' ;' '\n\n' <"$1" | awk -F= -v k=",$2," 'index(k, "," $1 ",") { s += $2 } END { print s + 0 }'; }
 udp_drops() { awk '/^Udp:/ { n++; if (n == 1) for (i = 1; i <= NF; i++) h[i] = $i
 	else for (i = 1; i <= NF; i++) if (h[i] == "RcvbufErrors" || h[i] == "InErrors") s += $i }

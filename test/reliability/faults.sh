@@ -125,14 +125,9 @@ done
 # assocs: how many connections and associations the server holds (SIGUSR2 makes it say so:
 # usrsctp associations have no fd of their own)
 assocs() {
-	local before k
-	before=$(grep -c 'connections and associations' "$tmp/main.err")
-	kill -USR2 $main 2>/dev/null
-	for k in $(seq 1 20); do
-		[ "$(grep -c 'connections and associations' "$tmp/main.err")" -gt "$before" ] && break
-		sleep 0.1
-	done
-	k=$(sed -n 's/^sctphttpd: \([0-9]*\) connections and associations.*/\1/p' "$tmp/main.err" | tail -1)
+	local k
+	k=$(sigusr2_line $main "$tmp/main.err" 'connections and associations' |
+	    sed -n 's/^sctphttpd: \([0-9]*\) connections and associations.*/\1/p')
 	echo "${k:-0}"
 }
 for i in $(seq 1 30); do  # until the server holds them all
