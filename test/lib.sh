@@ -5,14 +5,16 @@ export top_srcdir top_builddir
 tap_n=0
 tap_failed=0
 
-ok() {    # ok STATUS DESCRIPTION: STATUS 0 passes
+ok() {    # ok STATUS DESCRIPTION: STATUS 0 passes; returns 0 when it passed, 1 when not
+	# (so that `ok $? "..." || diag-or-return` runs its right side exactly on a failure)
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
-	else
-		echo "not ok $tap_n - $2"
-		tap_failed=$((tap_failed + 1))
+		return 0
 	fi
+	echo "not ok $tap_n - $2"
+	tap_failed=$((tap_failed + 1))
+	return 1
 }
 
 diag() { printf '# %s\n' "$*"; }

@@ -70,4 +70,10 @@ rc=$?
 [ $rc = 0 ] && [ "$port" = 1234 ]
 ok $? "httpd_start without a TCP listener leaves \$port alone (rc $rc, port $port)"
 
+# ok returns its verdict, so that `ok $? "..." || sed ...` shows its diagnostics only on a failure
+r=$( (ok 1 x >/dev/null; printf '%s ' $?; ok 0 y >/dev/null; printf '%s ' $?
+	ok 1 z >/dev/null || printf diag) )
+[ "$r" = "1 0 diag" ]
+ok $? "ok returns 1 on a failure and 0 on a pass, so || runs on a failure only (got '$r')"
+
 done_testing
