@@ -500,9 +500,9 @@ conn_read(struct conn *cn)
 			strm_input(s, conns.rbuf, got);
 			continue;
 		}
-		/* The draft: data on a stream we cannot answer on is an association error. */
+		/* The draft: data on a stream we cannot answer on is an association error (ABORT). */
 		if (mi.stream >= cn->ss.nstreams) {
-			conn_free(cn);
+			conn_abort(cn);
 			return -1;
 		}
 		if ((s = strm_get(&cn->ss, mi.stream)) == NULL) {
