@@ -23,8 +23,9 @@ rc=$?
 ok $? "a second run reuses the downloads and the patched trees ($(echo "$out" | tail -n 1))"
 
 scratch patches-apply
-mkdir -p "$tmp/p/patches" "$tmp/b/dl"
+mkdir -p "$tmp/p/patches" "$tmp/p/scripts" "$tmp/b/dl"
 cp "$top_srcdir"/patches/apply "$top_srcdir"/patches/*.patch "$tmp/p/patches/"
+cp "$top_srcdir"/scripts/debsrc.sh "$tmp/p/scripts/"
 # the downloads are reused from the cache: no network for these
 cp "$PB"/dl/mini-httpd_* "$tmp/b/dl/" 2>/dev/null
 sed -i 's/^-    listen_fd = socket( usaP->sa.sa_family, SOCK_STREAM, 0 );/-    listen_fd = socket( usaP->sa.sa_family, SOCK_DGRAM, 0 );/' \

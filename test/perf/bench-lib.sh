@@ -9,6 +9,23 @@ HTTPLOAD=${HTTPLOAD:-$top/httpload/httpload}
 RUNS=${RUNS:-3}
 . "$(dirname "${BASH_SOURCE[0]}")/../nginx.sh" # nginx_conf
 
+# USRSCTP_LIBDIR=DIR: the usrsctp processes load DIR/libusrsctp.so.2 (scripts/usrsctp-release.sh
+# prints the folder of its optimised build) in place of Debian's, without a relink: their
+# commands start with "${usrsctp_env[@]}" (LD_LIBRARY_PATH=DIR). bench_usrsctp_lib tells which
+# library a process has loaded.
+USRSCTP_LIBDIR=${USRSCTP_LIBDIR:-}
+usrsctp_env=()
+if [ -n "$USRSCTP_LIBDIR" ]; then
+	[ -e "$USRSCTP_LIBDIR/libusrsctp.so.2" ] || {
+		echo "${0##*/}: USRSCTP_LIBDIR=$USRSCTP_LIBDIR holds no libusrsctp.so.2 (scripts/usrsctp-release.sh prints the folder)" >&2
+		exit 1
+	}
+	USRSCTP_LIBDIR=$(cd "$USRSCTP_LIBDIR" && pwd)
+	usrsctp_env=(env "LD_LIBRARY_PATH=$USRSCTP_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+fi
+# command prefixes of the server and the load generator (bench_pin)
+pin_srv=() pin_cli=()
+
 # bench_netns "$@": run the script again in a network namespace of its own when it may (root,
 # unshare): its ports then collide with nobody's, and /proc/net/snmp counts only its traffic.
 bench_netns() {
@@ -28,6 +45,45 @@ bench_need() {
 }
 
 bench_load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# bench_usrsctp_lib PID|PROGRAM: the libusrsctp that process has loaded (/proc/PID/maps), or
+# that PROGRAM loads with USRSCTP_LIBDIR (ldd), and whose it is: "PATH (Debian's libusrsctp2
+# VERSION, built -O0)", or the first line of a BUILD-INFO beside it (scripts/usrsctp-release.sh's)
+bench_usrsctp_lib() {
+	local f p
+	case $1 in
+	*[!0-9]*) f=$("${usrsctp_env[@]}" ldd "$1" 2>/dev/null | awk '$1 ~ /^libusrsctp/ { print $3; exit }')
+		[ -z "$f" ] || f=$(readlink -f "$f") ;;
+	*) f=$(awk '$6 ~ /\/libusrsctp[^\/]*$/ { print $6; exit }' "/proc/$1/maps" 2>/dev/null) ;;
+	esac
+	if [ -z "$f" ]; then
+		echo "none loaded"
+	elif [ -f "${f%/*}/BUILD-INFO" ]; then
+		echo "$f ($(sed -n '1s/:.*//p' "${f%/*}/BUILD-INFO"), scripts/usrsctp-release.sh)"
+	elif p=$(dpkg-query -S "$f" 2>/dev/null | head -n1 | cut -d: -f1) && [ -n "$p" ]; then
+		echo "$f (Debian's $p $(dpkg-query -W -f='${Version}' "$p"), built -O0)"
+	else
+		echo "$f (not Debian's)"
+	fi
+}
+
+# bench_pin: PIN=1 (the default on a host of 2 CPUs or more; PIN=0: not) runs the server, all
+# its threads, on CPU 1 and the load generator on CPU 0 (taskset): pin_srv and pin_cli become
+# their command prefixes; pin_note says which for a header.
+bench_pin() {
+	if [ -z "${PIN:-}" ]; then
+		PIN=0
+		[ "$(nproc)" -ge 2 ] && PIN=1
+	fi
+	if [ "$PIN" = 1 ]; then
+		bench_need taskset
+		pin_srv=(taskset -c 1) pin_cli=(taskset -c 0)
+		pin_note="pinned: the server (all its threads) on CPU 1, httpload on CPU 0 (taskset), for both transports"
+	else
+		pin_srv=() pin_cli=()
+		pin_note="not pinned (PIN=0): the scheduler places the processes"
+	fi
+}
 
 # spread: numbers on stdin -> "median (min-max, n=N)"
 spread() {
@@ -112,13 +168,13 @@ bench_scratch() {
 }
 
 # bench_usrsctp_httpd NAME [ARGS...]: sctphttpd on usrsctp:127.0.0.1:8080 (UDP ports $base and
-# $base+1, from free_udp_block) serving $tmp/doc, with ARGS; its pid in $hpid, its stderr in
-# $tmp/h.err; exits the script if it does not start
+# $base+1, from free_udp_block) serving $tmp/doc, with ARGS, USRSCTP_LIBDIR's library and
+# bench_pin's CPU; its pid in $hpid, its stderr in $tmp/h.err; exits the script if it does not start
 bench_usrsctp_httpd() {
 	local name=$1
 	shift
 	base=$(free_udp_block 2)
-	daemon_start h 'listening on usrsctp' \
+	daemon_start h 'listening on usrsctp' "${usrsctp_env[@]}" "${pin_srv[@]}" \
 	    "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
 	    "$@" -d "$tmp/doc" --idle-timeout 600 >&2 || { echo "$name: sctphttpd did not start" >&2; exit 1; }
 	hpid=$daemon_pid

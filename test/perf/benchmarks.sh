@@ -8,7 +8,8 @@
 #   - sctphttpd against nginx over TCP (wrk -t1 -c50, 1 KiB and 100 KiB), --workers 2 against 1
 #   - msgperf TCP against iperf3 (131072-byte writes)
 # usage: test/perf/benchmarks.sh [SECONDS]    (default 3 s per run; RUNS=N; SCALE=1 appends
-#        test/perf/scale-bench.sh's table)
+#        test/perf/scale-bench.sh's table; USRSCTP_LIBDIR=DIR: the usrsctp processes on
+#        DIR/libusrsctp.so.2, such as scripts/usrsctp-release.sh's optimised build)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
@@ -37,6 +38,7 @@ Written by \`make bench\` (test/perf/benchmarks.sh): do not edit by hand.
 - commit: $commit
 - host: $(uname -n), $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), Linux $(uname -r)
 - load average at the start: $load0
+- libusrsctp: $(bench_usrsctp_lib "$SCTPHTTPD")
 - method: $RUNS runs of ${D} s per figure, each next to its peer's run (A B A B ...);
   median (min-max); ratios per pair of runs. $([ "${BENCH_NETNS:-}" = 1 ] && echo "A network namespace of its own (private loopback and UDP counters).")
 
@@ -48,7 +50,7 @@ EOF
 # --- usrsctp ---
 base=$(free_udp_block 4)
 mp_usrsctp() { # SIZE -> kbit/s
-	"$MSGPERF" -q --csv -t usrsctp -s "$1" -T oneway -d "$D" --udp-port "$base" |
+	"${usrsctp_env[@]}" "$MSGPERF" -q --csv -t usrsctp -s "$1" -T oneway -d "$D" --udp-port "$base" |
 	    awk -F, '$1 == "oneway" { print $4 }'
 }
 echo "## usrsctp"
@@ -66,8 +68,8 @@ for s in 100 1000 10000; do
 done
 echo
 
-daemon_start u 'listening on usrsctp' "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port $((base + 2)) --udp-remote-port $((base + 3)) \
-    -d "$tmp/doc" >&2 || { echo "benchmarks: sctphttpd over usrsctp did not start" >&2; exit 1; }
+daemon_start u 'listening on usrsctp' "${usrsctp_env[@]}" "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 \
+    --udp-port $((base + 2)) --udp-remote-port $((base + 3)) -d "$tmp/doc" >&2 || { echo "benchmarks: sctphttpd over usrsctp did not start" >&2; exit 1; }
 upid=$daemon_pid
 e0=$(udp_rcvbuf_errors)
 : >"$tmp/raw" ; : >"$tmp/http" ; : >"$tmp/hr"
@@ -75,7 +77,7 @@ for i in $(seq 1 "$RUNS"); do
 	r=$(mp_usrsctp 16384)
 	h=
 	for j in 1 2 3; do # three GETs a run: one 10 MiB GET is under a second
-		"$HTTPGET" --json -s --proto usrsctp --udp-port $((base + 3)) \
+		"${usrsctp_env[@]}" "$HTTPGET" --json -s --proto usrsctp --udp-port $((base + 3)) \
 		    --udp-remote-port $((base + 2)) -o "$tmp/got" http://127.0.0.1:8080/10m.bin 2>"$tmp/g.json" &&
 		    cmp -s "$tmp/got" "$tmp/doc/10m.bin" ||
 		    { echo "benchmarks: httpget over usrsctp failed" >&2; cat "$tmp/g.json" >&2; exit 1; }

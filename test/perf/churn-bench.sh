@@ -6,7 +6,8 @@
 # association). With SCTPHTTPD pointing at a sanitizer build (ASan, TSan) this is the crash hunt:
 # the server's stderr is searched for sanitizer reports. Markdown on stdout; exit 1 if the
 # server died or a sanitizer reported anything.
-#   test/perf/churn-bench.sh [TOTAL]   (default 200000; C=50, CHUNK=20)
+#   test/perf/churn-bench.sh [TOTAL]   (default 200000; C=50, CHUNK=20; USRSCTP_LIBDIR=DIR:
+#   both processes on DIR/libusrsctp.so.2, such as scripts/usrsctp-release.sh's)
 #   test/perf/churn-bench.sh 1000000 >docs/churn.md: the figure of docs/churn.md
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,7 @@ echo
 echo "httpload -c $C --num-calls 1 (one association per request, 1 KiB file) in chunks of ${CHUNK} s"
 echo "until $TOTAL associations; server: ${SCTPHTTPD##*/}$([ -n "${SAN:-}" ] && echo " ($SAN)")."
 echo "Load average at the start: $(bench_load). Server RSS at the start: $(rss_kb $hpid) kB."
+echo "libusrsctp: $(bench_usrsctp_lib $hpid)."
 echo
 echo "| chunk | associations so far | associations/s | errors | server RSS kB | load |"
 echo "|---|---|---|---|---|---|"
@@ -37,7 +39,7 @@ done_n=0 k=0 died=0
 rss_half=
 while [ "$done_n" -lt "$TOTAL" ]; do
 	k=$((k + 1))
-	"$HTTPLOAD" --server 127.0.0.1 --port 8080 --uri /1k.bin --proto usrsctp \
+	"${usrsctp_env[@]}" "$HTTPLOAD" --server 127.0.0.1 --port 8080 --uri /1k.bin --proto usrsctp \
 	    --udp-port $((base + 1)) --udp-remote-port "$base" -c "$C" -d "$CHUNK" --num-calls 1 \
 	    --timeout 10 --json >"$tmp/j" 2>>"$tmp/l.err"
 	n=$(field "$tmp/j" connections)

@@ -5,7 +5,8 @@
 # counts are zeroed after a warm-up and dumped per transport, the client is counted whole.
 # Markdown on stdout: instructions per request by object (our program, libc, libusrsctp) and
 # the share of usrsctp's CRC32c.
-#   test/perf/cost-bench.sh [CALLS]   (default 50; LD_LIBRARY_PATH picks another libusrsctp)
+#   test/perf/cost-bench.sh [CALLS]   (default 50; USRSCTP_LIBDIR=DIR: the usrsctp processes on
+#   DIR/libusrsctp.so.2, such as scripts/usrsctp-release.sh's optimised build)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
@@ -17,7 +18,7 @@ bench_need "$SCTPHTTPD" "$HTTPLOAD" valgrind callgrind_control python3 ss
 bench_scratch cost-bench
 tp=$(free_tcp)
 base=$(free_udp_block 2)
-valgrind --tool=callgrind --callgrind-out-file="$tmp/srv.%p" "$SCTPHTTPD" \
+"${usrsctp_env[@]}" valgrind --tool=callgrind --callgrind-out-file="$tmp/srv.%p" "$SCTPHTTPD" \
     -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
     -p "$tp" -h 127.0.0.1 -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
 hpid=$!
@@ -27,6 +28,11 @@ for _ in $(seq 1 300); do
 	sleep 0.1
 done
 
+on() { # PROTO CMD...: CMD, with USRSCTP_LIBDIR's library when PROTO is usrsctp
+	local p=$1
+	shift
+	if [ "$p" = usrsctp ]; then "${usrsctp_env[@]}" "$@"; else "$@"; fi
+}
 args() { # PROTO
 	if [ "$1" = usrsctp ]; then
 		echo "--port 8080 --proto usrsctp --udp-port $((base + 1)) --udp-remote-port $base"
@@ -80,21 +86,21 @@ crc() {
 # warm-up (the file, the first accepts), then each transport on its own dump
 for p in usrsctp tcp; do
 	# shellcheck disable=SC2046
-	"$HTTPLOAD" --server 127.0.0.1 --uri /1k.bin --timeout 60 --num-conns 10 --num-calls 5 \
+	on $p "$HTTPLOAD" --server 127.0.0.1 --uri /1k.bin --timeout 60 --num-conns 10 --num-calls 5 \
 	    $(args $p) >/dev/null 2>&1
 done
 echo "## Instructions per request: usrsctp beside TCP (callgrind)"
 echo
 echo "httpload -c $N --num-conns $N --num-calls $CALLS (keep-alive) on a 1 KiB file; user-space"
 echo "instructions per request (the kernel's are not counted), callgrind $(valgrind --version)."
-echo "libusrsctp: $(ldd "$SCTPHTTPD" | awk '/libusrsctp/ { print $3 }'). Load average: $(bench_load)."
+echo "libusrsctp: $(bench_usrsctp_lib $hpid), the usrsctp httpload's too. Load average: $(bench_load)."
 echo
 echo "| process | transport | ours | libc | libusrsctp | of which CRC32c | total |"
 echo "|---|---|---|---|---|---|---|"
 for p in usrsctp tcp; do
 	callgrind_control -z $hpid >/dev/null 2>&1
 	# shellcheck disable=SC2046
-	"$HTTPLOAD" --server 127.0.0.1 --uri /1k.bin --timeout 60 -c $N --num-conns $N \
+	on $p "$HTTPLOAD" --server 127.0.0.1 --uri /1k.bin --timeout 60 -c $N --num-conns $N \
 	    --num-calls "$CALLS" $(args $p) --json >"$tmp/$p.json" 2>/dev/null
 	callgrind_control -d "$p" $hpid >/dev/null 2>&1
 	n=$(json_field "$tmp/$p.json" replies 0)
@@ -103,7 +109,7 @@ for p in usrsctp tcp; do
 	set -- $(cost "$f" sctphttpd "$n")
 	echo "| sctphttpd | $p | $1 | $2 | $3 | $(crc "$f" "$n") | $4 |"
 	# shellcheck disable=SC2046
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/cli.$p" "$HTTPLOAD" --server 127.0.0.1 \
+	on $p valgrind --tool=callgrind --callgrind-out-file="$tmp/cli.$p" "$HTTPLOAD" --server 127.0.0.1 \
 	    --uri /1k.bin --timeout 60 -c $N --num-conns $N --num-calls "$CALLS" $(args $p) \
 	    --json >"$tmp/c$p.json" 2>/dev/null
 	n=$(json_field "$tmp/c$p.json" replies 0)

@@ -11,8 +11,11 @@
 # transports' capacity (open loop), where a closed loop's latency only restates its rate.
 # Targets (issue 23): p99.9 under 50 ms at 1000 associations, keep-alive req/s at least 0.6 of
 # TCP's, RSS flat (test/perf/churn-bench.sh: over a long churn).
+# "On one core": with PIN=1 (the default on a host of 2 CPUs or more) the server, all its
+# threads, runs on CPU 1 and httpload on CPU 0, for both transports alike.
 #   test/perf/scale-bench.sh [SECONDS]   (default 3; COUNTS="1 10 100 1000"; RUNS=N;
-#   OPEN_N=1000 OPEN_RATE=2000: the open-loop row, OPEN_N= for none)
+#   OPEN_N=1000 OPEN_RATE=2000: the open-loop row, OPEN_N= for none; PIN=0|1;
+#   USRSCTP_LIBDIR=DIR: the usrsctp processes on DIR/libusrsctp.so.2, scripts/usrsctp-release.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
@@ -24,9 +27,11 @@ OPEN_N=${OPEN_N-1000}      # the open-loop row: OPEN_N associations (empty: no s
 OPEN_RATE=${OPEN_RATE:-2000} # ... asked OPEN_RATE requests/s in all
 OPEN_CALLS=20              # ... in sessions of this many calls
 bench_need "$SCTPHTTPD" "$HTTPLOAD" python3 ss
+bench_pin
 bench_scratch scale-bench
 tp=$(free_tcp)
 bench_usrsctp_httpd scale-bench -p "$tp" -h 127.0.0.1
+[ "$PIN" = 0 ] || taskset -a -p -c 1 $hpid >/dev/null # every thread, those started already too
 rss0=$(rss_kb $hpid)
 
 load() { # PROTO N ka|one|open -> JSON on stdout
@@ -40,11 +45,11 @@ load() { # PROTO N ka|one|open -> JSON on stdout
 	esac
 	if [ "$1" = usrsctp ]; then
 		# shellcheck disable=SC2086
-		SCTPAPPS_USRSCTP_STATS=$tmp/cs "$HTTPLOAD" $args --port 8080 --proto usrsctp \
-		    --udp-port $((base + 1)) --udp-remote-port "$base" 2>>"$tmp/l.err"
+		SCTPAPPS_USRSCTP_STATS=$tmp/cs "${usrsctp_env[@]}" "${pin_cli[@]}" "$HTTPLOAD" $args \
+		    --port 8080 --proto usrsctp --udp-port $((base + 1)) --udp-remote-port "$base" 2>>"$tmp/l.err"
 	else
 		# shellcheck disable=SC2086
-		"$HTTPLOAD" $args --port "$tp" 2>>"$tmp/l.err"
+		"${pin_cli[@]}" "$HTTPLOAD" $args --port "$tp" 2>>"$tmp/l.err"
 	fi
 }
 field() { json_field "$1" "$2"; }
@@ -63,6 +68,8 @@ echo "## Scaling: sctphttpd over usrsctp beside TCP"
 echo
 echo "httpload -c N (closed loop) on a 1 KiB file, ${D} s a run, $RUNS runs each, usrsctp and TCP"
 echo "interleaved; one sctphttpd serving both. Load average at the start: $(bench_load)."
+echo "libusrsctp: $(bench_usrsctp_lib $hpid); the usrsctp httpload runs load the same."
+echo "CPUs: $(nproc), $pin_note."
 echo
 echo "| N | mode | usrsctp req/s | TCP req/s | usrsctp/TCP | usrsctp p99.9 ms | TCP p99.9 ms | usrsctp errors | usrsctp T3 timeouts (spurious) | UDP drops | server RSS kB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
