@@ -63,6 +63,16 @@ udp_drops() { awk '/^Udp:/ { n++; if (n == 1) for (i = 1; i <= NF; i++) h[i] = $
 	else for (i = 1; i <= NF; i++) if (h[i] == "RcvbufErrors" || h[i] == "InErrors") s += $i }
 	END { print s + 0 }' /proc/net/snmp; }
 T3=timodata,timoinit,timocookie
+# The server's CPU (user + system, every thread) in % of one core over a load: which side is
+# the bottleneck (pinned, each has one core: a side at 100 % is the limit).
+srv_ticks() { awk '{ print $14 + $15 }' "/proc/$hpid/stat"; }
+now_s() { date +%s.%N; }
+cpu_pct() { awk -v t0="$1" -v t1="$2" -v w0="$3" -v w1="$4" -v hz="$(getconf CLK_TCK)" \
+	'BEGIN { if (w1 > w0) printf "%.0f\n", 100 * (t1 - t0) / hz / (w1 - w0) }'; }
+cli_pct() { # httpload's own CPU over its duration, from its --json
+	awk -v u="$(field "$1" cpu_s/user)" -v s="$(field "$1" cpu_s/system)" -v d="$(field "$1" duration_s)" \
+	    'BEGIN { if (d > 0) printf "%.0f\n", 100 * (u + s) / d }'
+}
 
 echo "## Scaling: sctphttpd over usrsctp beside TCP"
 echo
@@ -71,20 +81,26 @@ echo "interleaved; one sctphttpd serving both. Load average at the start: $(benc
 echo "libusrsctp: $(bench_usrsctp_lib $hpid); the usrsctp httpload runs load the same."
 echo "CPUs: $(nproc), $pin_note."
 echo
-echo "| N | mode | usrsctp req/s | TCP req/s | usrsctp/TCP | usrsctp p99.9 ms | TCP p99.9 ms | usrsctp errors | usrsctp T3 timeouts (spurious) | UDP drops | server RSS kB |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| N | mode | usrsctp req/s | TCP req/s | usrsctp/TCP | usrsctp p99.9 ms | TCP p99.9 ms | server CPU %, usrsctp / TCP | httpload CPU %, usrsctp / TCP | usrsctp errors | usrsctp T3 timeouts (spurious) | UDP drops | server RSS kB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 rows() { # N MODES...
 	local n=$1 mode i u t
 	shift
 	for mode in "$@"; do
 		: >"$tmp/u"; : >"$tmp/t"; : >"$tmp/r"; : >"$tmp/up"; : >"$tmp/tp"; : >"$tmp/ue"
-		: >"$tmp/cs"; : >"$tmp/s0"; : >"$tmp/s1"
+		: >"$tmp/cs"; : >"$tmp/s0"; : >"$tmp/s1"; : >"$tmp/uc"; : >"$tmp/tc"; : >"$tmp/ucl"; : >"$tmp/tcl"
 		d0=$(udp_drops)
 		for i in $(seq 1 "$RUNS"); do
 			srv_counters >>"$tmp/s0"
+			k0=$(srv_ticks) w0=$(now_s)
 			load usrsctp "$n" $mode >"$tmp/uj"
+			cpu_pct "$k0" "$(srv_ticks)" "$w0" "$(now_s)" >>"$tmp/uc"
 			srv_counters >>"$tmp/s1"
+			k0=$(srv_ticks) w0=$(now_s)
 			load tcp "$n" $mode >"$tmp/tj"
+			cpu_pct "$k0" "$(srv_ticks)" "$w0" "$(now_s)" >>"$tmp/tc"
+			cli_pct "$tmp/uj" >>"$tmp/ucl"
+			cli_pct "$tmp/tj" >>"$tmp/tcl"
 			u=$(field "$tmp/uj" reply_rate)
 			t=$(field "$tmp/tj" reply_rate)
 			echo "$u" >>"$tmp/u"; echo "$t" >>"$tmp/t"; ratio "$u" "$t" >>"$tmp/r"
@@ -94,7 +110,9 @@ rows() { # N MODES...
 		done
 		echo "| $n | $(case $mode in ka) echo keep-alive ;; one) echo one per request ;; open) echo "open loop, $OPEN_RATE req/s offered" ;; esac) |" \
 		    "$(spread <"$tmp/u") | $(spread <"$tmp/t") | $(spread <"$tmp/r") |" \
-		    "$(spread <"$tmp/up") | $(spread <"$tmp/tp") | $(awk '{ s += $1 } END { print s + 0 }' "$tmp/ue") |" \
+		    "$(spread <"$tmp/up") | $(spread <"$tmp/tp") |" \
+		    "$(median <"$tmp/uc") / $(median <"$tmp/tc") | $(median <"$tmp/ucl") / $(median <"$tmp/tcl") |" \
+		    "$(awk '{ s += $1 } END { print s + 0 }' "$tmp/ue") |" \
 		    "$(($(csum "$tmp/cs" $T3) + $(csum "$tmp/s1" $T3) - $(csum "$tmp/s0" $T3)))" \
 		    "($(($(csum "$tmp/cs" recvdupdata) + $(csum "$tmp/s1" recvdupdata) - $(csum "$tmp/s0" recvdupdata)))) |" \
 		    "$(($(udp_drops) - d0)) | $(rss_kb $hpid) |"
@@ -106,13 +124,20 @@ done
 [ -z "$OPEN_N" ] || rows "$OPEN_N" open
 echo
 echo "The closed-loop rows keep N clients busy: their latency is N / throughput (Little's law),"
-echo "so at 1000 clients it mostly restates the rate. The open-loop row is the fair latency"
-echo "figure: $OPEN_N associations open, each asking once every $(awk -v n=$OPEN_N -v r=$OPEN_RATE 'BEGIN { printf "%g", n / r }') s ($OPEN_CALLS calls a session, sessions"
-echo "started at a fixed rate for twice a session's life: httpload --rate --wsess), $OPEN_RATE req/s offered"
-echo "while all are open; its latency counts from when each call was due (an association's first"
-echo "call from when it was due to connect). Its req/s is the mean over the run, ramps included: a"
-echo "transport that keeps up shows $((2 * OPEN_N * OPEN_CALLS)) calls over 3 session lives, 2/3 of the offered rate; less means it fell"
-echo "behind, and its latency is then a queue's."
+echo "so at 1000 clients it mostly restates the rate."
+if [ -n "$OPEN_N" ]; then
+	echo "The open-loop row is the fair latency"
+	echo "figure: $OPEN_N associations open, each asking once every $(awk -v n=$OPEN_N -v r=$OPEN_RATE 'BEGIN { printf "%g", n / r }') s ($OPEN_CALLS calls a session, sessions"
+	echo "started at a fixed rate for twice a session's life: httpload --rate --wsess), $OPEN_RATE req/s offered"
+	echo "while all are open; its latency counts from when each call was due (an association's first"
+	echo "call from when it was due to connect). Its req/s is the mean over the run, ramps included: a"
+	echo "transport that keeps up shows $((2 * OPEN_N * OPEN_CALLS)) calls over 3 session lives, 2/3 of the offered rate; less means it fell"
+	echo "behind, and its latency is then a queue's."
+fi
+echo
+echo "Server CPU: sctphttpd's user + system time, all its threads, in % of one core over each load"
+echo "(medians); httpload CPU: the client's own, from its --json. Pinned, a side at about 100 % is"
+echo "what limits the rate; usrsctp's threads can take a little over one core's worth unpinned."
 echo
 echo "T3 timeouts: usrsctp's retransmission timeouts (DATA, INIT, COOKIE-ECHO) in both processes"
 echo "over the row's usrsctp runs; in brackets the duplicate DATA chunks they received, which is"
