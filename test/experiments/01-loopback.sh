@@ -44,6 +44,12 @@ awk -F, -v OFS=, '$9 != "" { failed = failed $0 "\n"; next }
 rm -f "$raw.streams"
 # the first measurement once more, to see how steady the (shared, emulated) CPU was
 lab_a "$MSGPERF" -q --csv -t tcpm -s 100 -d "$D" -T throughput | relabel tcpm-again >>"$raw"
+# The 10-byte round trips of TCPM and SCTP 3 times more, interleaved: the check below takes each
+# one's best median of the 4 (one short measurement is at the mercy of a stall of the host; a
+# quick run beside another VM once had SCTP's median at 400 us and TCPM's at 553)
+for i in 1 2 3; do
+	lab_a "$MSGPERF" -q --csv -t tcpm,sctp -s 10 -d "$D" -T latency >>"$EXP_OUT/rtt10.csv"
+done
 errors=$(awk -F, 'NR > 1 && $9 != ""' "$raw")
 [ -z "$errors" ]
 check $? "every measurement worked${errors:+ (failed: $(echo "$errors" | cut -d, -f1-3 | tr '\n' ' '))}"
@@ -162,9 +168,14 @@ exp_plot 01-loopback-latency 1200 520
 # (The paper's TCP vs TCPM gap at 10 bytes, 6.5x, is not checked: msgperf's framing sends
 # header and body in one sendmsg and parses many messages per read, and the two come out
 # within the host's noise of each other; the report gives the ratio.)
-l_sctp=$(val sctp 10 latency_p50_us) l_tcpm=$(val tcpm 10 latency_p50_us)
+best_p50() { # the protocol's best 10-byte median: results.csv's and rtt10.csv's
+	{ val "$1" 10 latency_p50_us; echo
+	  awk -F, -v p="$1" '$1 == "latency" && $2 == p && $3 == 10 && $9 == "" { print $7 }' "$EXP_OUT/rtt10.csv"; } |
+		awk 'NF && (m == "" || $1 + 0 < m + 0) { m = $1 } END { print m }'
+}
+l_sctp=$(best_p50 sctp) l_tcpm=$(best_p50 tcpm)
 awk_test 's > m' s="$l_sctp" m="$l_tcpm"
-check $? "SCTP's round trip is longer than TCPM's at 10 bytes (median $(fmt "$l_sctp") > $(fmt "$l_tcpm") us; paper 52.0 > 26.5)"
+check $? "SCTP's round trip is longer than TCPM's at 10 bytes (best median of 4 interleaved measurements: $(fmt "$l_sctp") > $(fmt "$l_tcpm") us; paper 52.0 > 26.5)"
 t_sctp=$(val sctp 100 throughput_kbit_s)
 awk_test 'm > s' s="$t_sctp" m="$(val tcpm 100 throughput_kbit_s)"
 check $? "TCPM's throughput is above SCTP's at 100 bytes ($(fmt "$(val tcpm 100 throughput_kbit_s)") > $(fmt "$t_sctp") kbit/s; paper 16030 > 15842)"

@@ -271,8 +271,18 @@ u3=$(val 3119 udp "$hi" "$lossy" residual_frame_loss_pct)
 s3=$(val 3119 sctp "$hi" "$lossy" residual_frame_loss_pct)
 p3=$(val 3119 prsctp-auto "$hi" "$lossy" residual_frame_loss_pct)
 pu3=$(pooled 3119 udp "$hi") ps3=$(pooled 3119 sctp "$hi") pp3=$(pooled 3119 prsctp-auto "$hi")
-le "$ps3" "$pu3" && le "$pp3" "$pu3"
-check $? "RFC 3119 at $hi, every loss rate pooled: SCTP ($ps3 %) and PR-SCTP tuned ($pp3 %) lose no more frames than UDP ($pu3 %); at $lossy %: $s3, $p3 and $u3 % (medians)"
+# "no more than UDP" for RFC 3119, whose UDP losses are already cheap: not significantly more,
+# a one-sided two-proportion z test on the pooled frame counts (z < 1.96). Quick mode has one
+# lossy cell of 6 s (about 10 loss events): there a strict <= is a coin toss.
+zmore() { # zmore FMT T1 T2 RATE: z of T1's pooled frame loss above T2's
+	awk -F, -v f="$1" -v a="$2" -v b="$3" -v r="$(kbit "$4")" 'NR > 1 && $1 == f && $3 == r && $4 > 0 && ($2 == a || $2 == b) {
+		c[$2] += $9; n[$2] += $8 + $9 }
+	END { if (n[a] > 0 && n[b] > 0) { p = (c[a] + c[b]) / (n[a] + n[b]); se = sqrt(p * (1 - p) * (1 / n[a] + 1 / n[b]))
+		printf "%.2f\n", (se > 0 ? (c[a] / n[a] - c[b] / n[b]) / se : 0) } }' "$csv"
+}
+zs3=$(zmore 3119 sctp udp "$hi") zp3=$(zmore 3119 prsctp-auto udp "$hi")
+lt "$zs3" 1.96 && lt "$zp3" 1.96
+check $? "RFC 3119 at $hi, every loss rate pooled: SCTP ($ps3 %, z $zs3) and PR-SCTP tuned ($pp3 %, z $zp3) lose no more frames than UDP ($pu3 %) beyond chance (z < 1.96); at $lossy %: $s3, $p3 and $u3 % (medians)"
 # Loss amplification: the frames concealed per lost packet over the frames a packet carries,
 # pooled over every lossy UDP cell and draw. RFC 2250 loses the next frame too when a packet
 # goes (the bit reservoir: its main data began in the lost one), RFC 3119's ADUs carry their
