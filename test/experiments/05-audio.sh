@@ -67,6 +67,9 @@ if [ "${EXP_REANALYSE:-0}" = 1 ]; then
 	[ -s "$EXP_OUT/raw/measure.txt" ] && [ -s "$EXP_OUT/raw/cells.txt" ] ||
 		{ echo "not ok - reanalyse: no finished run in $EXP_OUT (raw/measure.txt, raw/cells.txt)"; exit 1; }
 	. "$EXP_OUT/raw/measure.txt" # unshaped, t0, t1, idle
+	# the streams' files where the folder is now (it may have been copied or moved since)
+	awk -v d="$EXP_OUT/raw" '{ n = split($6, a, "/"); $6 = d "/" a[n]; print }' "$EXP_OUT/raw/cells.txt" >"$EXP_OUT/raw/cells.new" &&
+		mv "$EXP_OUT/raw/cells.new" "$EXP_OUT/raw/cells.txt"
 	njobs=$(wc -l <"$EXP_OUT/raw/cells.txt")
 	ndone=$(wc -l <"$EXP_OUT/raw/done.txt" 2>/dev/null || echo 0)
 	echo "# reanalysed from $EXP_OUT/raw: $njobs streams measured $(date -u -d "@$t0" '+%F %H:%M UTC')"

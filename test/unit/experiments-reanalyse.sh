@@ -36,6 +36,8 @@ if [ -s "$src/raw/measure.txt" ] && [ -s "$src/run.meta" ]; then
 	[ -s "$tmp/m" ] && cmp -s "$tmp/m" "$tmp/r"
 	ok $? "the same $(wc -l <"$tmp/r") checks with the same verdicts and figures as the last judgement of that run (a difference: the analysis changed since)" ||
 		diff "$tmp/m" "$tmp/r" | head -20 | sed 's/^/# /'
+	awk -v d="$tmp/o/05-audio/raw/" 'index($6, d) != 1 { bad++ } END { exit bad > 0 || NR == 0 }' "$tmp/o/05-audio/raw/cells.txt"
+	ok $? "the copy was judged from its own files (cells.txt names streams in the copy only, not in $src)"
 	grep -q '|full, reanalysed \|quick, reanalysed ' "$tmp/o/05-audio/run.meta" && [ "$before" = "$after" ]
 	ok $? "run.meta says reanalysed ($(cut -d'|' -f2 "$tmp/o/05-audio/run.meta")); docs/ untouched with --out"
 else
