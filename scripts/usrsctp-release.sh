@@ -81,7 +81,8 @@ fi
 if ! mkdir -p "$out" 2>/dev/null || [ ! -w "$out" ]; then
 	die "cannot create the cache folder $out (-d DIR)"
 fi
-out=$(cd "$out" && pwd) lib=$(cd "$out" && pwd)/lib
+out=$(cd "$out" && pwd)
+lib=$out/lib
 logs=$out/log
 mkdir -p "$logs" "$out/dl"
 # one build at a time in a folder: the others wait, then find it built

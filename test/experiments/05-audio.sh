@@ -262,10 +262,11 @@ check $? "RFC 2250 over UDP is not satisfactory at $lossy % loss ($u % of the fr
 # at 3 %: about 5 packets): its median of 3 draws ranks transports that differ by a packet or
 # two by chance (RFC 3119 at 1 Mbit/s, 3 %: UDP lost 3, 4 and 10 frames, PR-SCTP tuned 0, 8 and
 # 8); the pooled figure counts every loss event of the link's column.
-pooled() {
+pcount() { # pcount FMT TRANSPORT RATE: "concealed frames" summed over the link's lossy cells
 	awk -F, -v f="$1" -v t="$2" -v r="$(kbit "$3")" 'NR > 1 && $1 == f && $2 == t && $3 == r && $4 > 0 {
-		c += $9; fr += $8 + $9 } END { if (fr > 0) printf "%.2f\n", 100 * c / fr }' "$csv"
+		c += $9; fr += $8 + $9 } END { print c + 0, fr + 0 }' "$csv"
 }
+pooled() { pcount "$@" | awk '$2 > 0 { printf "%.2f\n", 100 * $1 / $2 }'; }
 pu=$(pooled 2250 udp "$hi") ps=$(pooled 2250 sctp "$hi") pp=$(pooled 2250 prsctp-auto "$hi")
 lt "$ps" "$pu" && lt "$pp" "$pu"
 check $? "RFC 2250 at $hi, every loss rate pooled: SCTP ($ps %) and PR-SCTP tuned ($pp %) lose fewer frames than UDP ($pu %); at $lossy %: $s, $p and $u % (medians)"
@@ -278,10 +279,9 @@ pu3=$(pooled 3119 udp "$hi") ps3=$(pooled 3119 sctp "$hi") pp3=$(pooled 3119 prs
 # a one-sided two-proportion z test on the pooled frame counts (z < 1.96). Quick mode has one
 # lossy cell of 6 s (about 10 loss events): there a strict <= is a coin toss.
 zmore() { # zmore FMT T1 T2 RATE: z of T1's pooled frame loss above T2's
-	awk -F, -v f="$1" -v a="$2" -v b="$3" -v r="$(kbit "$4")" 'NR > 1 && $1 == f && $3 == r && $4 > 0 && ($2 == a || $2 == b) {
-		c[$2] += $9; n[$2] += $8 + $9 }
-	END { if (n[a] > 0 && n[b] > 0) { p = (c[a] + c[b]) / (n[a] + n[b]); se = sqrt(p * (1 - p) * (1 / n[a] + 1 / n[b]))
-		printf "%.2f\n", (se > 0 ? (c[a] / n[a] - c[b] / n[b]) / se : 0) } }' "$csv"
+	echo "$(pcount "$1" "$2" "$4") $(pcount "$1" "$3" "$4")" | awk '$2 > 0 && $4 > 0 {
+		p = ($1 + $3) / ($2 + $4); se = sqrt(p * (1 - p) * (1 / $2 + 1 / $4))
+		printf "%.2f\n", (se > 0 ? ($1 / $2 - $3 / $4) / se : 0) }'
 }
 zs3=$(zmore 3119 sctp udp "$hi") zp3=$(zmore 3119 prsctp-auto udp "$hi")
 lt "$zs3" 1.96 && lt "$zp3" 1.96

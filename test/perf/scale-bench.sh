@@ -31,7 +31,6 @@ bench_pin
 bench_scratch scale-bench
 tp=$(free_tcp)
 bench_usrsctp_httpd scale-bench -p "$tp" -h 127.0.0.1
-[ "$PIN" = 0 ] || taskset -a -p -c 1 $hpid >/dev/null # every thread, those started already too
 rss0=$(rss_kb $hpid)
 
 load() { # PROTO N ka|one|open -> JSON on stdout
