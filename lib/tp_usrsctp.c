@@ -466,8 +466,8 @@ tp_usrsctp_ready(struct tp_conn *c)
 
 	if ((e = usrsctp_get_events(u->so)) < 0)
 		return EV_ERROR | EV_READ | EV_WRITE;
-	if (e & SCTP_EVENT_READ)
-		r |= EV_READ;
+	if ((e & SCTP_EVENT_READ) || u->shut)
+		r |= EV_READ; /* shut: recv says the end (above) */
 	if ((e & SCTP_EVENT_WRITE) && !u->wblocked)
 		r |= EV_WRITE;
 	if (e & SCTP_EVENT_ERROR)
@@ -851,7 +851,10 @@ tp_usrsctp_recv(struct tp_conn *c, void *buf, size_t cap, struct tp_msginfo *mi,
 		case EAGAIN:
 #endif
 		case EINTR:
-			return TP_RETRY;
+			/* The peer's SHUTDOWN came after all its data (it waits for their SACK), and
+			 * SCTP has no half-close: once it is read and nothing is left, that is the
+			 * end, as kernel SCTP says it, without waiting for SHUTDOWN-COMPLETE. */
+			return u->shut ? TP_EOF : TP_RETRY;
 		case ENOTCONN:
 			return TP_EOF; /* closed without an abort */
 		case ECONNRESET:

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 P=${TP_PEER:-$top_builddir/test/interop/tp_peer}
 E=${USRSCTP_EXAMPLES:-/usr/lib/usrsctp}
-PLAN=13
+PLAN=14
 
 if [ ! -x "$P" ]; then
 	ok 1 "$P not built (make check builds it)"
@@ -204,6 +204,28 @@ t_daytime() {
 	    "$tmp/c.out"
 }
 check "daytime_server: we read the date, then the end of the association" t_daytime
+
+# The same through a relay that drops the server's SHUTDOWN COMPLETE (chunk type 14): the end
+# is the peer's SHUTDOWN, read after its last data (SCTP has no half-close), not the handshake
+# after it, which here never completes (our SHUTDOWN ACK is sent again and again): so the date,
+# and an exit after the 3 s that a process gives its associations' shutdowns at most.
+r1=$((base + 18)) r2=$((base + 19)) r3=$((base + 20))
+start relay "$r1" python3 "$here/sctp-udp-relay.py" "$r1" "$r2" "$y1" 14 "$tmp/relay.count"
+relay_pid=$last
+t_daytime_relay() {
+	local t0 t1
+	t0=$(date +%s%N)
+	peer_first --udp-port "$r3" --udp-remote-port "$r1" get usrsctp 127.0.0.1:13 || return 1
+	t1=$(date +%s%N)
+	echo "ended $(((t1 - t0) / 1000000)) ms after the start; relay: $(cat "$tmp/relay.count")" \
+	    >>"$tmp/c.err"
+	grep -Eq '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) ' "$tmp/c.out" &&
+	[ $(((t1 - t0) / 1000000)) -lt 5000 ] &&
+	wait_line "$tmp/relay.count" 'dropped [1-9]'
+}
+check "daytime_server, its SHUTDOWN COMPLETE dropped: the end at its SHUTDOWN, out within 5 s" \
+    t_daytime_relay
+stop "$relay_pid"
 stop "$daytime_pid"
 
 # --- usrsctp's client against our echo listener.
