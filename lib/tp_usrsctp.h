@@ -24,6 +24,10 @@ int tp_usrsctp_wake_watch(uintptr_t id, struct ev_loop *loop, tp_usrsctp_wake_cb
 void tp_usrsctp_wake_free(struct socket *so, uintptr_t id);
 size_t tp_usrsctp_wake_count(void);
 
+/* tp_usrsctp_sched.c */
+int tp_usrsctp_sched_begin(void);
+void tp_usrsctp_sched_end(void);
+
 /* tp_usrsctp_udp.c */
 void tp_usrsctp_udp_setup(uint16_t port);
 

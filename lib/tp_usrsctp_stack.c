@@ -65,14 +65,17 @@ tp_usrsctp_init(uint16_t port)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct saved[2], noraw[2];
-	int dropped = 0;
+	int dropped = 0, batch;
 
 	if (syscall(SYS_capget, &h, saved) == 0 && (saved[0].effective & (1u << CAP_NET_RAW))) {
 		memcpy(noraw, saved, sizeof(noraw));
 		noraw[0].effective &= ~(1u << CAP_NET_RAW);
 		dropped = syscall(SYS_capset, &h, noraw) == 0;
 	}
+	batch = tp_usrsctp_sched_begin(); /* its threads inherit SCHED_BATCH */
 	usrsctp_init(port, NULL, NULL);
+	if (batch)
+		tp_usrsctp_sched_end();
 	if (dropped)
 		syscall(SYS_capset, &h, saved);
 }

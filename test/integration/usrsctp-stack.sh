@@ -101,6 +101,30 @@ diag "$line"
 est=$(echo "$line" | grep -o 'passiveestab=[0-9]*' | cut -d= -f2)
 echo "$line" | grep -q 'usrsctp: timodata=[0-9]* timoinit=' && [ "${est:-0}" -ge 10 ]
 ok $? "sctphttpd's SIGUSR2: usrsctp's counters (timeouts; ${est:-no} associations accepted)"
+# usrsctp's threads are batch threads (they never preempt the loop on wake-up: on one core
+# that was a switch there and back per datagram), the loop thread is not; the policy is field
+# 41 of a task's stat (0 SCHED_OTHER, 3 SCHED_BATCH), after the name in parentheses.
+policies() { # PID -> "NAME=POLICY" per thread
+	local t
+	for t in /proc/"$1"/task/*; do
+		echo "$(cat "$t/comm" | tr ' ' _)=$(sed 's/.*) //' "$t/stat" | awk '{ print $39 }')"
+	done
+}
+pol=$(policies $hp | sort | tr '\n' ' ')
+diag "sctphttpd's threads: $pol"
+echo "$pol" | grep -q 'SCTP/UDP/IP4_rc=3' && echo "$pol" | grep -q 'SCTP_timer=3' &&
+    echo "$pol" | grep -q 'sctphttpd=0' && ! echo "$pol" | grep -q 'sctphttpd=3'
+ok $? "usrsctp's receive and timer threads are SCHED_BATCH, the loop thread SCHED_OTHER"
+SCTPAPPS_USRSCTP_SCHED=normal "$H" -L usrsctp:127.0.0.1:8081 --udp-port $((base + 1)) \
+    -d "$doc" >/dev/null 2>"$tmp/h2.err" &
+h2=$!
+pids="$pids $h2"
+wait_bound $((base + 1))
+sleep 0.2
+pol=$(policies $h2 | sort | tr '\n' ' ')
+kill $h2; wait $h2 2>/dev/null
+echo "$pol" | grep -q 'SCTP/UDP/IP4_rc=0' && ! echo "$pol" | grep -q '=3'
+ok $? "SCTPAPPS_USRSCTP_SCHED=normal leaves them all SCHED_OTHER ($pol)"
 SCTPAPPS_USRSCTP_STATS=$tmp/cs "$G" -s --proto usrsctp --udp-port $((base + 3)) \
     --udp-remote-port $((base + 2)) -o /dev/null http://127.0.0.1:8080/1k 2>/dev/null
 grep -q "^[0-9]* timodata=[0-9]* .*activeestab=1 " "$tmp/cs"

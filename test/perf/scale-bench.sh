@@ -65,6 +65,11 @@ T3=timodata,timoinit,timocookie
 # The server's CPU (user + system, every thread) in % of one core over a load: which side is
 # the bottleneck (pinned, each has one core: a side at 100 % is the limit).
 srv_ticks() { awk '{ print $14 + $15 }' "/proc/$hpid/stat"; }
+# The server's context switches (every thread, voluntary and forced) per reply over a load: on
+# one core, how often usrsctp's receive thread and the loop hand the core to each other.
+srv_switches() { cat /proc/"$hpid"/task/*/status 2>/dev/null |
+	awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s + 0 }'; }
+per_reply() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { if (r > 0) printf "%.2f\n", (b - a) / r }'; }
 now_s() { date +%s.%N; }
 cpu_pct() { awk -v t0="$1" -v t1="$2" -v w0="$3" -v w1="$4" -v hz="$(getconf CLK_TCK)" \
 	'BEGIN { if (w1 > w0) printf "%.0f\n", 100 * (t1 - t0) / hz / (w1 - w0) }'; }
@@ -80,24 +85,26 @@ echo "interleaved; one sctphttpd serving both. Load average at the start: $(benc
 echo "libusrsctp: $(bench_usrsctp_lib $hpid); the usrsctp httpload runs load the same."
 echo "CPUs: $(nproc), $pin_note."
 echo
-echo "| N | mode | usrsctp req/s | TCP req/s | usrsctp/TCP | usrsctp p99.9 ms | TCP p99.9 ms | server CPU %, usrsctp / TCP | httpload CPU %, usrsctp / TCP | usrsctp errors | usrsctp T3 timeouts (spurious) | UDP drops | server RSS kB |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| N | mode | usrsctp req/s | TCP req/s | usrsctp/TCP | usrsctp p99.9 ms | TCP p99.9 ms | server CPU %, usrsctp / TCP | server context switches a reply, usrsctp / TCP | httpload CPU %, usrsctp / TCP | usrsctp errors | usrsctp T3 timeouts (spurious) | UDP drops | server RSS kB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 rows() { # N MODES...
 	local n=$1 mode i u t
 	shift
 	for mode in "$@"; do
 		: >"$tmp/u"; : >"$tmp/t"; : >"$tmp/r"; : >"$tmp/up"; : >"$tmp/tp"; : >"$tmp/ue"
-		: >"$tmp/cs"; : >"$tmp/s0"; : >"$tmp/s1"; : >"$tmp/uc"; : >"$tmp/tc"; : >"$tmp/ucl"; : >"$tmp/tcl"
+		: >"$tmp/cs"; : >"$tmp/s0"; : >"$tmp/s1"; : >"$tmp/uc"; : >"$tmp/tc"; : >"$tmp/ucl"; : >"$tmp/tcl"; : >"$tmp/ux"; : >"$tmp/tx"
 		d0=$(udp_drops)
 		for i in $(seq 1 "$RUNS"); do
 			srv_counters >>"$tmp/s0"
-			k0=$(srv_ticks) w0=$(now_s)
+			k0=$(srv_ticks) w0=$(now_s) x0=$(srv_switches)
 			load usrsctp "$n" $mode >"$tmp/uj"
 			cpu_pct "$k0" "$(srv_ticks)" "$w0" "$(now_s)" >>"$tmp/uc"
+			per_reply "$x0" "$(srv_switches)" "$(field "$tmp/uj" replies)" >>"$tmp/ux"
 			srv_counters >>"$tmp/s1"
-			k0=$(srv_ticks) w0=$(now_s)
+			k0=$(srv_ticks) w0=$(now_s) x0=$(srv_switches)
 			load tcp "$n" $mode >"$tmp/tj"
 			cpu_pct "$k0" "$(srv_ticks)" "$w0" "$(now_s)" >>"$tmp/tc"
+			per_reply "$x0" "$(srv_switches)" "$(field "$tmp/tj" replies)" >>"$tmp/tx"
 			cli_pct "$tmp/uj" >>"$tmp/ucl"
 			cli_pct "$tmp/tj" >>"$tmp/tcl"
 			u=$(field "$tmp/uj" reply_rate)
@@ -110,7 +117,8 @@ rows() { # N MODES...
 		echo "| $n | $(case $mode in ka) echo keep-alive ;; one) echo one per request ;; open) echo "open loop, $OPEN_RATE req/s offered" ;; esac) |" \
 		    "$(spread <"$tmp/u") | $(spread <"$tmp/t") | $(spread <"$tmp/r") |" \
 		    "$(spread <"$tmp/up") | $(spread <"$tmp/tp") |" \
-		    "$(median <"$tmp/uc") / $(median <"$tmp/tc") | $(median <"$tmp/ucl") / $(median <"$tmp/tcl") |" \
+		    "$(median <"$tmp/uc") / $(median <"$tmp/tc") | $(median <"$tmp/ux") / $(median <"$tmp/tx") |" \
+		    "$(median <"$tmp/ucl") / $(median <"$tmp/tcl") |" \
 		    "$(awk '{ s += $1 } END { print s + 0 }' "$tmp/ue") |" \
 		    "$(($(csum "$tmp/cs" $T3) + $(csum "$tmp/s1" $T3) - $(csum "$tmp/s0" $T3)))" \
 		    "($(($(csum "$tmp/cs" recvdupdata) + $(csum "$tmp/s1" recvdupdata) - $(csum "$tmp/s0" recvdupdata)))) |" \
@@ -137,6 +145,10 @@ echo
 echo "Server CPU: sctphttpd's user + system time, all its threads, in % of one core over each load"
 echo "(medians); httpload CPU: the client's own, from its --json. Pinned, a side at about 100 % is"
 echo "what limits the rate; usrsctp's threads can take a little over one core's worth unpinned."
+echo "Context switches: the server's, every thread, voluntary and forced, per reply. usrsctp's"
+echo "receive thread hands each datagram to the loop; as a SCHED_BATCH thread it does not preempt the"
+echo "loop on wake-up and takes what queued meanwhile in one go (SCTPAPPS_USRSCTP_SCHED=normal: as"
+echo "before, one switch there and one back per datagram at 10 associations)."
 echo
 echo "T3 timeouts: usrsctp's retransmission timeouts (DATA, INIT, COOKIE-ECHO) in both processes"
 echo "over the row's usrsctp runs; in brackets the duplicate DATA chunks they received, which is"
