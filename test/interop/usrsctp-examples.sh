@@ -220,10 +220,10 @@ t_daytime_relay() {
 	echo "ended $(((t1 - t0) / 1000000)) ms after the start; relay: $(cat "$tmp/relay.count")" \
 	    >>"$tmp/c.err"
 	grep -Eq '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) ' "$tmp/c.out" &&
-	[ $(((t1 - t0) / 1000000)) -lt 5000 ] &&
+	[ $(((t1 - t0) / 1000000)) -lt 10000 ] &&
 	wait_line "$tmp/relay.count" 'dropped [1-9]'
 }
-check "daytime_server, its SHUTDOWN COMPLETE dropped: the end at its SHUTDOWN, out within 5 s" \
+check "daytime_server, its SHUTDOWN COMPLETE dropped: the end at its SHUTDOWN, out within 10 s" \
     t_daytime_relay
 stop "$relay_pid"
 stop "$daytime_pid"
