@@ -107,7 +107,7 @@ ok $? "sctphttpd's SIGUSR2: usrsctp's counters (timeouts; ${est:-no} association
 policies() { # PID -> "NAME=POLICY" per thread
 	local t
 	for t in /proc/"$1"/task/*; do
-		echo "$(cat "$t/comm" | tr ' ' _)=$(sed 's/.*) //' "$t/stat" | awk '{ print $39 }')"
+		echo "$(tr ' ' _ <"$t/comm")=$(sed 's/.*) //' "$t/stat" | awk '{ print $39 }')"
 	done
 }
 pol=$(policies $hp | sort | tr '\n' ' ')

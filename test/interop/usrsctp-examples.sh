@@ -213,14 +213,13 @@ r1=$((base + 18)) r2=$((base + 19)) r3=$((base + 20))
 start relay "$r1" python3 "$here/sctp-udp-relay.py" "$r1" "$r2" "$y1" 14 "$tmp/relay.count"
 relay_pid=$last
 t_daytime_relay() {
-	local t0 t1
+	local t0 ms
 	t0=$(date +%s%N)
 	peer_first --udp-port "$r3" --udp-remote-port "$r1" get usrsctp 127.0.0.1:13 || return 1
-	t1=$(date +%s%N)
-	echo "ended $(((t1 - t0) / 1000000)) ms after the start; relay: $(cat "$tmp/relay.count")" \
-	    >>"$tmp/c.err"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "ended $ms ms after the start; relay: $(cat "$tmp/relay.count")" >>"$tmp/c.err"
 	grep -Eq '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) ' "$tmp/c.out" &&
-	[ $(((t1 - t0) / 1000000)) -lt 10000 ] &&
+	[ "$ms" -lt 10000 ] &&
 	wait_line "$tmp/relay.count" 'dropped [1-9]'
 }
 check "daytime_server, its SHUTDOWN COMPLETE dropped: the end at its SHUTDOWN, out within 10 s" \

@@ -67,8 +67,8 @@ T3=timodata,timoinit,timocookie
 srv_ticks() { awk '{ print $14 + $15 }' "/proc/$hpid/stat"; }
 # The server's context switches (every thread, voluntary and forced) per reply over a load: on
 # one core, how often usrsctp's receive thread and the loop hand the core to each other.
-srv_switches() { cat /proc/"$hpid"/task/*/status 2>/dev/null |
-	awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s + 0 }'; }
+srv_switches() { awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s + 0 }' \
+	/proc/"$hpid"/task/*/status 2>/dev/null; }
 per_reply() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { if (r > 0) printf "%.2f\n", (b - a) / r }'; }
 now_s() { date +%s.%N; }
 cpu_pct() { awk -v t0="$1" -v t1="$2" -v w0="$3" -v w1="$4" -v hz="$(getconf CLK_TCK)" \
