@@ -14,7 +14,10 @@
 
 LAB_HCTL= LAB_HUP= LAB_HPUSHED= LAB_HBGN=0
 declare -A LAB_HTARGET LAB_HIF LAB_HADDR LAB_HDIR LAB_HRUN LAB_HUID LAB_HBG LAB_HQDISC LAB_HMTU
-LAB_HSSH=(-o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=15)
+LAB_HSSH=(-o BatchMode=yes)
+# after the inventory's options (ssh keeps the first value it is given for an option, so an
+# inventory's -o ConnectTimeout=... wins): a loaded host's sshd may take seconds to greet
+LAB_HSSH_DEFAULTS=(-o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=8)
 LAB_HBINS="msgperf sctphttpd httpload/httpload httpload/httpget"
 : "${LAB_EMULATE:=0}"
 
@@ -42,14 +45,31 @@ lab_hosts_read() {
 		LAB_HTARGET[$role]=$target LAB_HIF[$role]=$ifc LAB_HADDR[$role]=$addr
 	done <"$f"
 	[ ${#LAB_HTARGET[@]} -gt 0 ] || lab_die "inventory $f: no hosts"
+	LAB_HSSH+=("${LAB_HSSH_DEFAULTS[@]}")
 }
 
 lab_hosts_roles() { printf '%s\n' "${!LAB_HTARGET[@]}" | sort; }
 
-# lab_hsh ROLE STRING: STRING run by ROLE's shell (the control master's connection)
+# lab_hsh ROLE STRING: STRING run by ROLE's shell over the control master's connection (a
+# master that died is started again by the next command: ControlMaster=auto)
 lab_hsh() {
-	ssh -n "${LAB_HSSH[@]}" -o ControlMaster=no -o ControlPath="$LAB_HCTL/%C" \
-		"${LAB_HTARGET[$1]}" "$2"
+	ssh -n "${LAB_HSSH[@]}" -o ControlMaster=auto -o ControlPersist=yes \
+		-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$1]}" "$2"
+}
+
+# lab_hlogin ROLE ERRFILE: the control master to ROLE. A login that timed out or was cut
+# (a loaded host's sshd slow to greet, MaxStartups) is tried again, three times in all, each
+# retry said on stderr; any other failure (no route, refused, a key not accepted) is final.
+lab_hlogin() {
+	local role=$1 e=$2 try
+	for try in 1 2 3; do
+		ssh -fN "${LAB_HSSH[@]}" -o ControlMaster=yes -o ControlPersist=yes \
+			-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$role]}" 2>"$e" </dev/null && return 0
+		grep -Eqi 'timed out|reset by peer|closed by remote|connection closed|kex_exchange_identification' "$e" &&
+			[ $try -lt 3 ] || return 1
+		echo "lab: host $role (${LAB_HTARGET[$role]}): login $try of 3 failed ($(grep -m1 . "$e")); trying again" >&2
+		sleep $((try * 2))
+	done
 }
 
 # lab_hroot ROLE STRING: as root there (sudo -n when the inventory's user is not root)
@@ -112,9 +132,7 @@ lab_hosts_up() {
 	for role in "$@"; do
 		[ -n "${LAB_HTARGET[$role]:-}" ] || lab_die "the inventory $LAB_HOSTS has no host '$role' (this experiment needs: $*)"
 		case " $LAB_HUP " in *" $role "*) continue ;; esac
-		ssh -fN "${LAB_HSSH[@]}" -o ControlMaster=yes -o ControlPersist=yes \
-			-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$role]}" 2>"$e" </dev/null ||
-			lab_hfail "$role" "cannot log in" "$e"
+		lab_hlogin "$role" "$e" || lab_hfail "$role" "cannot log in" "$e"
 		LAB_HUP="$LAB_HUP $role"
 		info=$(lab_hsh "$role" 'id -u; printf "%s\n" "$HOME"' 2>"$e") || lab_hfail "$role" "cannot run a command" "$e"
 		LAB_HUID[$role]=$(sed -n 1p <<<"$info")
