@@ -168,4 +168,16 @@ diag "usrsctp 2000-byte request/response, Nagle on: mean round trip ${lat:-none}
 [ $rc -eq 0 ] && [ -n "$lat" ] && awk -v l="$lat" 'BEGIN { exit !(l < 50000) }'
 ok $? "usrsctp 2000-byte request/response with Nagle on: no delayed-SACK stall (mean ${lat:-?} us < 50 ms)"
 
+# usrsctp without its threads (test/perf/usrsctp-conn-rr) and the benchmark that sets it beside
+# the threaded stack and TCP: it runs, and each of its figures is a positive number
+B=$top_srcdir/test/perf/usrsctp-modes-bench.sh
+RR=$top_builddir/test/perf/usrsctp-conn-rr RUNS=1 SIZES=1000 top_builddir=$top_builddir \
+    "$B" 0.5 >"$tmp/modes.md" 2>"$tmp/modes.err"
+rc=$?
+row=$(grep '^| 1000 |' "$tmp/modes.md")
+diag "usrsctp-modes-bench.sh, one 0.5 s run: ${row:-no row; $(head -c 300 "$tmp/modes.err")}"
+[ $rc -eq 0 ] && awk -F'|' '{ for (i = 3; i <= 7; i++) { split($i, v, " "); if (!(v[1] + 0 > 0)) exit 1 } }' <<<"$row" &&
+	[ -n "$row" ]
+ok $? "usrsctp without its threads (AF_CONN): round trips measured beside TCP and the threaded stack"
+
 done_testing
