@@ -28,6 +28,9 @@ sleep 0.3
 kill -9 $$
 EOS
 chmod 755 "$doc/cgi-bin/part.cgi"
+# an answer of unknown length (no Content-Length)
+printf '#!/bin/sh\nprintf "Content-Type: text/plain\\r\\n\\r\\nno length here\\n"\n' >"$doc/cgi-bin/nolen.cgi"
+chmod 755 "$doc/cgi-bin/nolen.cgi"
 chmod -R a+rX "$doc"
 
 httpd_start main -L usrsctp:127.0.0.1:8080 --udp-port $su --udp-remote-port $cu -d "$doc" \
@@ -62,6 +65,13 @@ msgs=($'GET /first.txt HTTP/1.0\r\n\r\n')
 peer --stream 1
 grep -q '^reply stream=1 ppid=63 len=[0-9]*: HTTP/1.1 200 OK' "$tmp/p.out" && grep -q '^Connection: close' "$tmp/p.out"
 ok $? "HTTP/1.0 on a stream: answered, with Connection: close (the association's, as the draft says)"
+# the draft's one exception to "no close-delimited answer": HTTP/1.0 cannot take chunked
+msgs=($'GET /cgi-bin/nolen.cgi HTTP/1.0\r\n\r\n')
+peer --stream 2
+grep -q '^reply stream=2 ppid=63 len=[0-9]*: HTTP/1.1 200 OK' "$tmp/p.out" && grep -q '^Connection: close' "$tmp/p.out" &&
+	! grep -qi '^Transfer-Encoding' "$tmp/p.out" && grep -qx 'no length here' "$tmp/p.out"
+ok $? "a CGI answer of unknown length to HTTP/1.0 on a stream: Connection: close, the whole body, no chunked (the draft's exception)"
+sed 's/^/#   /' "$tmp/p.out" | head -12
 
 # --- defect 5: PPID 0 is refused with a reason naming --accept-ppid0 --------------------------
 msgs=($'GET /first.txt HTTP/1.1\r\nHost: x\r\n\r\n')
