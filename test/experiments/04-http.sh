@@ -23,20 +23,14 @@ cd "$EXP_ROOT" || exit 1
 HL=$EXP_ROOT/httpload/httpload
 HTTPD=$EXP_ROOT/sctphttpd
 NAME=04-http
-failed=0
-check() { # check STATUS DESCRIPTION
-	if [ "$1" -eq 0 ]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2"
-		failed=$((failed + 1))
-	fi
-}
+: "${top_srcdir:=$EXP_ROOT}"
+. "$EXP_ROOT/test/lib.sh" # ok: the one TAP writer (run renumbers its lines)
+check() { ok "$@"; } # check STATUS DESCRIPTION
 for t in "$HL" "$HTTPD"; do
-	[ -x "$t" ] || { echo "not ok - $t not built (scripts/setup.sh)"; exit 1; }
+	[ -x "$t" ] || { check 1 "$t not built (scripts/setup.sh)"; exit 1; }
 done
 for t in nginx gnuplot iperf3 python3; do
-	command -v $t >/dev/null || { echo "not ok - $t missing (scripts/setup.sh installs it)"; exit 1; }
+	command -v $t >/dev/null || { check 1 "$t missing (scripts/setup.sh installs it)"; exit 1; }
 done
 PY=/usr/bin/python3 # not a pyenv shim: slow under TCG
 [ -x $PY ] || PY=python3
@@ -406,4 +400,4 @@ PYW
 	echo "$([ $cpu_ok = 0 ] && echo "It holds on both links: the emulator's CPU is not the bottleneck." ||
 		echo "**It fails on at least one link: there the numbers partly measure the emulator's CPU.**")"
 } >"$EXP_OUT/report.md"
-exit $((failed > 0))
+exit $((tap_failed > 0))

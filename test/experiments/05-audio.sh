@@ -17,17 +17,11 @@ LAB_OUT=$EXP_OUT
 . "$EXP_ROOT/test/lab/lab.sh"
 R=$EXP_ROOT/rtpaudio/rtpaudio
 here=$EXP_ROOT/test/experiments/05-audio
-failed=0
-check() {
-	if [ "$1" -eq 0 ]; then
-		echo "ok - $2"
-	else
-		echo "not ok - $2"
-		failed=$((failed + 1))
-	fi
-}
+: "${top_srcdir:=$EXP_ROOT}"
+. "$EXP_ROOT/test/lib.sh" # ok: the one TAP writer (run renumbers its lines)
+check() { ok "$@"; } # check STATUS DESCRIPTION
 for t in "$R" sox lame mpg123 gnuplot; do
-	command -v "$t" >/dev/null || { echo "not ok - $t missing (scripts/setup.sh)"; exit 1; }
+	command -v "$t" >/dev/null || { check 1 "$t missing (scripts/setup.sh)"; exit 1; }
 done
 
 if [ "$QUICK" = 1 ]; then
@@ -65,7 +59,7 @@ t_start=$(date +%s)
 # rate and the streaming's duration and idle CPU, written by the run).
 if [ "${EXP_REANALYSE:-0}" = 1 ]; then
 	[ -s "$EXP_OUT/raw/measure.txt" ] && [ -s "$EXP_OUT/raw/cells.txt" ] ||
-		{ echo "not ok - reanalyse: no finished run in $EXP_OUT (raw/measure.txt, raw/cells.txt)"; exit 1; }
+		{ check 1 "reanalyse: no finished run in $EXP_OUT (raw/measure.txt, raw/cells.txt)"; exit 1; }
 	. "$EXP_OUT/raw/measure.txt" # unshaped, t0, t1, idle
 	# the streams' files where the folder is now (it may have been copied or moved since)
 	awk -v d="$EXP_OUT/raw" '{ n = split($6, a, "/"); $6 = d "/" a[n]; print }' "$EXP_OUT/raw/cells.txt" >"$EXP_OUT/raw/cells.new" &&
@@ -449,4 +443,4 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "stream's statistics, NAME.quality its quality figure)."
 } >"$EXP_OUT/report.md"
 echo "# experiment 05 took $(($(date +%s) - t_start)) s"
-exit $((failed > 0))
+exit $((tap_failed > 0))

@@ -9,8 +9,8 @@ LAB_OUT=$EXP_OUT
 MSGPERF=$EXP_ROOT/msgperf
 : "${top_srcdir:=$EXP_ROOT}"
 . "$EXP_ROOT/test/lib.sh"
-[ -x "$MSGPERF" ] || { echo "not ok - $MSGPERF not built (scripts/setup.sh)"; exit 1; }
-command -v gnuplot >/dev/null || { echo "not ok - gnuplot not installed (apt-get install gnuplot-nox)"; exit 1; }
+[ -x "$MSGPERF" ] || { ok 1 "$MSGPERF not built (scripts/setup.sh)"; exit 1; }
+command -v gnuplot >/dev/null || { ok 1 "gnuplot not installed (apt-get install gnuplot-nox)"; exit 1; }
 
 # check STATUS DESCRIPTION: one TAP line, lib.sh's ok (run renumbers them)
 check() { ok "$@"; }

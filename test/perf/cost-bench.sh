@@ -18,15 +18,11 @@ bench_need "$SCTPHTTPD" "$HTTPLOAD" valgrind callgrind_control python3 ss
 bench_scratch cost-bench
 tp=$(free_tcp)
 base=$(free_udp_block 2)
-"${usrsctp_env[@]}" valgrind --tool=callgrind --callgrind-out-file="$tmp/srv.%p" "$SCTPHTTPD" \
-    -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
-    -p "$tp" -h 127.0.0.1 -d "$tmp/doc" --idle-timeout 600 2>"$tmp/h.err" &
-hpid=$!
-pids="$pids $hpid"
-for _ in $(seq 1 300); do
-	grep -q 'listening on usrsctp' "$tmp/h.err" && break
-	sleep 0.1
-done
+daemon_start -t 30 h 'listening on usrsctp' "${usrsctp_env[@]}" valgrind --tool=callgrind \
+    --callgrind-out-file="$tmp/srv.%p" "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" \
+    --udp-remote-port $((base + 1)) -p "$tp" -h 127.0.0.1 -d "$tmp/doc" --idle-timeout 600 ||
+	{ echo "cost-bench: sctphttpd under callgrind did not start" >&2; exit 1; }
+hpid=$daemon_pid
 
 on() { # PROTO CMD...: CMD, with USRSCTP_LIBDIR's library when PROTO is usrsctp
 	local p=$1

@@ -2,37 +2,32 @@
 # test/vm/test-vm.sh: host-side test of test/vm/run (TAP output). Boots the VM a few times:
 # the in-VM selftest (SCTP, netem, veth/netns, nftables, $VM_OUT), exit statuses, arguments and
 # stderr, the timeout. Prints the measured boot times. Skips (77) without qemu or root.
-set -euo pipefail
+set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 run=$here/run
-n=0 failed=0
-ok() { # ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-diag() { printf '# %s\n' "$@"; }
+: "${top_srcdir:=$(cd "$here/../.." && pwd)}"
+. "$here/../lib.sh" # ok, diag, scratch, done_testing: the one TAP writer
 
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-	echo "1..1"
-	echo "not ok 1 - qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+	ok 1 "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+	done_testing
 	exit 1
 fi
 if [ "$(id -u)" != 0 ]; then
-	echo "1..1"
-	echo "not ok 1 - test/vm/run needs root (kernel SCTP is tested in the VM)"
+	ok 1 "test/vm/run needs root (kernel SCTP is tested in the VM)"
+	done_testing
 	exit 1
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch test-vm
 
 # 0. fetch the kernel / build the initramfs once, outside the timings
 t=$EPOCHREALTIME
 rc=0
 "$run" --prepare >"$tmp/prepare.log" 2>&1 || rc=$?
 ok $rc "prepare (kernel download + initramfs, cached)"
-[ $rc -eq 0 ] || { sed 's/^/# /' "$tmp/prepare.log"; echo "1..$n"; exit 1; }
+[ $rc -eq 0 ] || { sed 's/^/# /' "$tmp/prepare.log"; echo "1..$tap_n"; exit 1; }
 diag "prepare took $(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')s"
 
 timing() { # timing LOG: the runner's -v timing line
@@ -86,5 +81,4 @@ el=$(awk -v a="$t" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 [ $rc -eq 124 ] && grep -q 'timed out' "$tmp/to.out"
 ok $? "--timeout 3 stops the VM with status 124 (got $rc after ${el}s)"
 
-echo "1..$n"
-[ $failed -eq 0 ]
+done_testing
