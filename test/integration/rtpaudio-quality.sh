@@ -78,6 +78,14 @@ for fmt in 2250 3119 fec; do
 	ok $? "$fmt: compare --quality from the WAV gives the player's figure, offset 0:$line"
 	[ "$(field $fmt-0 intact_segments_pct)" = 100.00 ]
 	ok $? "$fmt: loss-free: 100.00 % intact"
+	bad=0 line=""
+	for loss in 0 1 3 5 10; do
+		a=$(field $fmt-$loss accounting_adds_up)
+		line="$line $loss%: ${a:-none} (lost $(field $fmt-$loss packets_lost), concealed $(field $fmt-$loss frames_concealed));"
+		[ "$a" = true ] || bad=1
+	done
+	[ $bad = 0 ]
+	ok $? "$fmt: every packet and frame accounted for at each loss (accounting_adds_up):$line"
 	if [ $fmt != fec ]; then
 		awk -v a="$(field $fmt-0 intact_segments_pct)" -v b="$(field $fmt-1 intact_segments_pct)" \
 		    -v c="$(field $fmt-5 intact_segments_pct)" 'BEGIN { exit !(a > b && b > c) }'
