@@ -13,7 +13,7 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
   qemu-system-x86 qemu-system-common virtiofsd? busybox-static cpio kmod xz-utils iproute2
   nftables iputils-ping tshark
   openssh-server openssh-client
-  iperf3 python3 mmark curl netcat-openbsd socat wrk nginx-light|nginx lighttpd httperf
+  iperf3 python3 mmark curl netcat-openbsd socat ncat wrk nginx-light|nginx lighttpd httperf
   nghttp2-client ngtcp2-server ngtcp2-client openssl time
   lame sox mpg123 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   ffmpeg gnuplot-nox
