@@ -77,6 +77,17 @@ done_testing() {
 	[ $tap_failed -eq 0 ]
 }
 
+# include_edges DIR: "from to" for each #include "to.h" of a from.c or from.h in DIR where DIR/to.h
+# exists, sorted (the structure tests' include graph, for tsort)
+include_edges() {
+	for f in "$1"/*.c "$1"/*.h; do
+		from=$(basename "$f"); from=${from%.*}
+		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r to; do
+			[ -f "$1/$to.h" ] && [ "$to" != "$from" ] && echo "$from $to"
+		done
+	done | sort -u
+}
+
 # scratch NAME: a fresh directory in $tmp and a list of background processes in $pids; at exit
 # the processes are killed and the directory removed.
 scratch() {

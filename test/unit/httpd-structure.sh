@@ -8,26 +8,17 @@
 d=$top_srcdir/httpd
 scratch httpd-structure
 
-# "from to" for each #include "to.h" of from.c or from.h in directory $1 where $1/to.h exists
-edges() {
-	for f in "$1"/*.c "$1"/*.h; do
-		from=$(basename "$f"); from=${from%.*}
-		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r to; do
-			[ -f "$1/$to.h" ] && [ "$to" != "$from" ] && echo "$from $to"
-		done
-	done | sort -u
-}
 
 # the rule can fail: a planted circle (conn.h -> strm.h -> conn.h)
 mkdir "$tmp/bad"
 printf '#include "strm.h"\n' >"$tmp/bad/conn.h"
 printf '#include "conn.h"\n' >"$tmp/bad/strm.h"
 printf '#include "conn.h"\n' >"$tmp/bad/main.c"
-edges "$tmp/bad" | tsort >/dev/null 2>"$tmp/badloop"
+include_edges "$tmp/bad" | tsort >/dev/null 2>"$tmp/badloop"
 grep -q . "$tmp/badloop"
 ok $? "a planted include circle is found"
 
-edges "$d" >"$tmp/edges"
+include_edges "$d" >"$tmp/edges"
 diag "$(wc -l <"$tmp/edges") include edges among httpd's modules:"
 awk '{ e[$1] = e[$1] " " $2 } END { for (m in e) print "#   " m " ->" e[m] }' "$tmp/edges" | sort
 tsort "$tmp/edges" >"$tmp/order" 2>"$tmp/loop"

@@ -8,15 +8,6 @@
 d=$top_srcdir/rtpaudio
 scratch rtpaudio-structure
 
-# "from to" for each #include "to.h" of from.c or from.h in directory $1 where $1/to.h exists
-edges() {
-	for f in "$1"/*.c "$1"/*.h; do
-		from=$(basename "$f"); from=${from%.*}
-		sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r to; do
-			[ -f "$1/$to.h" ] && [ "$to" != "$from" ] && echo "$from $to"
-		done
-	done | sort -u
-}
 
 # a format compared by its number, name or payload type, or its table entry used directly
 fmt_cmp='(format|fmt) *[!=]=|[!=]= *(2250|3119|5219|0xfec|RTP_PT_MPA|FMT_3119_PT)\b'
@@ -35,13 +26,13 @@ printf '#include "b.h"\n' >"$tmp/bad/a.h"
 printf '#include "a.h"\n' >"$tmp/bad/b.h"
 printf '#include "a.h"\nint x(int format) { return format == 3119; }\n' >"$tmp/bad/c.c"
 printf 'int y(const char *s) { return strcmp(s, "fec") == 0; }\n' >"$tmp/bad/fmt_x.c"
-edges "$tmp/bad" | tsort >/dev/null 2>"$tmp/badloop"
+include_edges "$tmp/bad" | tsort >/dev/null 2>"$tmp/badloop"
 grep -q . "$tmp/badloop"
 ok $? "a planted include circle is found"
 [ "$(fmt_outside "$tmp/bad" | wc -l)" -eq 1 ] && fmt_outside "$tmp/bad" | grep -q 'c\.c:2:'
 ok $? "a planted format comparison is found outside fmt_*.c, and only there"
 
-edges "$d" >"$tmp/edges"
+include_edges "$d" >"$tmp/edges"
 diag "$(wc -l <"$tmp/edges") include edges among rtpaudio's modules:"
 awk '{ e[$1] = e[$1] " " $2 } END { for (m in e) print "#   " m " ->" e[m] }' "$tmp/edges" | sort
 tsort "$tmp/edges" >"$tmp/order" 2>"$tmp/loop"
