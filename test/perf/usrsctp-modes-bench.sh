@@ -35,14 +35,15 @@ one_run() {
 		wait $sp
 		sed -n 's/.*mean RTT \([0-9.]*\) us$/\1/p' <<<"$out" ;;
 	*)
-		local extra=()
-		[ "$mode" = tcp ] || extra=(--udp-port "$base" --udp-remote-port $((base + 1)))
+		local srv_udp=() cli_udp=() # usrsctp: each process its own UDP port, the other's as remote
+		[ "$mode" = tcp ] || srv_udp=(--udp-port $((base + 1)) --udp-remote-port "$base") \
+		    cli_udp=(--udp-port "$base" --udp-remote-port $((base + 1)))
 		"${usrsctp_env[@]}" "${pin_srv[@]}" "$MSGPERF" server -t "$mode" -a 127.0.0.1:$((base + 2)) \
-		    --nodelay -q ${extra[0]:+--udp-port $((base + 1)) --udp-remote-port "$base"} &
+		    --nodelay -q "${srv_udp[@]}" &
 		sp=$!
 		sleep 0.5
 		"${usrsctp_env[@]}" "${pin_cli[@]}" timeout 60 "$MSGPERF" client -t "$mode" \
-		    -a 127.0.0.1:$((base + 2)) -s "$s" -T latency -d "$D" --nodelay --csv -q "${extra[@]}" 2>/dev/null |
+		    -a 127.0.0.1:$((base + 2)) -s "$s" -T latency -d "$D" --nodelay --csv -q "${cli_udp[@]}" 2>/dev/null |
 		    awk -F, '$1 == "latency" { print $4 }'
 		kill $sp 2>/dev/null
 		wait $sp 2>/dev/null ;;
