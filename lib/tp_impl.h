@@ -76,6 +76,6 @@ int tp_sock_errno(char *err, size_t errlen, const char *what);
 
 /* Type tables, registered in tp_registry.c (Makefile.am picks the backend files). */
 extern const struct tp_type tp_type_tcp, tp_type_unix, tp_type_tcpm, tp_type_unixm;
-extern const struct tp_type tp_type_sctp, tp_type_sctp1m, tp_type_usrsctp;
+extern const struct tp_type tp_type_sctp, tp_type_sctp1m, tp_type_usrsctp, tp_type_usrsctp_nt;
 
 #endif

@@ -15,6 +15,7 @@ static const struct tp_type *const tp_all[] = {
 #endif
 #ifdef HAVE_USRSCTP
 	&tp_type_usrsctp,
+	&tp_type_usrsctp_nt,
 #endif
 	NULL
 };

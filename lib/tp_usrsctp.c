@@ -1,4 +1,6 @@
-/* tp_usrsctp.c: SCTP over UDP (RFC 6951) on the userspace stack usrsctp, bridged into ev. */
+/* tp_usrsctp.c: SCTP over UDP (RFC 6951) on the userspace stack usrsctp, bridged into ev: the
+ * types usrsctp (the stack's own threads and encapsulation) and usrsctp-nt (threadless, in the
+ * program's loop: tp_usrsctp_nt.c), one set of socket calls for both. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
@@ -13,12 +15,14 @@
 #include "ev.h"
 #include "tp_usrsctp.h"
 
-/* Readiness: see tp_usrsctp_stack.c for how usrsctp's threads wake the loop. */
+/* Readiness: see tp_usrsctp_wake.c for how usrsctp's threads wake the loop, tp_usrsctp_nt.c
+ * for the threadless stack. */
 
 #define TP_USRSCTP_STREAMS  10
 #define TP_USRSCTP_TICK_US  1000000
 #define TP_USRSCTP_READS    64      /* notifications consumed per recv call at most */
 #define TP_USRSCTP_TIMED_US 1000000 /* timed sends: the send rate's window */
+#define TP_USRSCTP_CONN_MTU 1452    /* usrsctp-nt: an SCTP packet in UDP over IPv6, 1500-byte link */
 
 
 /* Notifications may be read in pieces: they are put together here. */
@@ -28,6 +32,7 @@ union tp_usrsctp_nbuf {
 };
 
 struct tp_usrsctp_conn {
+	const struct tp_usrsctp_mode *m;
 	struct socket *so;
 	uintptr_t id;
 	int up;          /* established: finish said TP_OK, or accepted */
@@ -52,6 +57,7 @@ struct tp_usrsctp_conn {
 };
 
 struct tp_usrsctp_listener {
+	const struct tp_usrsctp_mode *m;
 	struct socket *so;
 	uintptr_t id;
 	struct ev_loop *loop; /* the loop that watches it */
@@ -190,6 +196,7 @@ static int
 tp_usrsctp_sockopts(struct socket *so, int family, const struct tp_opts *o, char *err,
     size_t errlen)
 {
+	struct sctp_paddrparams mtu;
 	uint16_t streams = o->streams ? o->streams : TP_USRSCTP_STREAMS;
 	struct sctp_initmsg im;
 	struct sctp_rtoinfo rto;
@@ -222,6 +229,16 @@ tp_usrsctp_sockopts(struct socket *so, int family, const struct tp_opts *o, char
 		    "SCTP_PEER_ADDR_PARAMS", err, errlen) == -1)
 			return -1;
 	}
+	if (family == AF_CONN) {
+		/* usrsctp counts no IP or UDP header on an AF_CONN path: keep a datagram whole on
+		 * a 1500-byte link */
+		memset(&mtu, 0, sizeof(mtu));
+		mtu.spp_assoc_id = SCTP_FUTURE_ASSOC;
+		mtu.spp_flags = SPP_PMTUD_DISABLE;
+		mtu.spp_pathmtu = TP_USRSCTP_CONN_MTU;
+		return tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &mtu, sizeof(mtu),
+		    "SCTP_PEER_ADDR_PARAMS", err, errlen);
+	}
 	memset(&ue, 0, sizeof(ue));
 	ue.sue_address.ss_family = (sa_family_t)family;
 	ue.sue_assoc_id = SCTP_FUTURE_ASSOC;
@@ -239,6 +256,16 @@ tp_usrsctp_family(const struct tp_addrs *a)
 		if (a->a[i].ss_family == AF_INET6)
 			return AF_INET6;
 	return AF_INET;
+}
+
+/* An address the stack gave (AF_CONN: a peer handle) as text. */
+static void
+tp_usrsctp_addr_str(const struct sockaddr *sa, socklen_t len, char *buf, size_t buflen)
+{
+	if (sa->sa_family == AF_CONN)
+		tp_usrsctp_nt_str((const struct sockaddr_conn *)sa, buf, buflen);
+	else
+		tp_addr_str(sa, len, buf, buflen);
 }
 
 /* The first address with bind, the others added with bindx. */
@@ -381,7 +408,7 @@ tp_usrsctp_notification(struct tp_conn *c, const union sctp_notification *n, siz
 	case SCTP_PEER_ADDR_CHANGE:
 		if (len < sizeof(n->sn_paddr_change))
 			break;
-		tp_addr_str((const struct sockaddr *)&n->sn_paddr_change.spc_aaddr,
+		tp_usrsctp_addr_str((const struct sockaddr *)&n->sn_paddr_change.spc_aaddr,
 		    sizeof(n->sn_paddr_change.spc_aaddr), addr, sizeof(addr));
 		tp_note(c, "peer address %s %s", addr,
 		    tp_usrsctp_paddr_state(n->sn_paddr_change.spc_state));
@@ -512,11 +539,11 @@ tp_usrsctp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events)
 	struct tp_usrsctp_conn *u = c->impl;
 
 	if (events == 0) {
-		tp_usrsctp_wake_watch(u->id, NULL, NULL, NULL);
+		u->m->wake_watch(u->id, NULL, NULL, NULL);
 		ev_timer_stop(loop, &u->tick);
 		return TP_OK;
 	}
-	if (tp_usrsctp_wake_watch(u->id, loop, tp_usrsctp_wake, c) == -1) {
+	if (u->m->wake_watch(u->id, loop, tp_usrsctp_wake, c) == -1) {
 		tp_seterr(c->err, sizeof(c->err), "event loop: %s", strerror(errno));
 		return TP_ERROR;
 	}
@@ -527,8 +554,8 @@ tp_usrsctp_watch(struct tp_conn *c, struct ev_loop *loop, unsigned events)
 
 /* Connections. */
 static int
-tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, const struct tp_opts *o, char *err,
-    size_t errlen)
+tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, const struct tp_usrsctp_mode *m,
+    const struct tp_opts *o, char *err, size_t errlen)
 {
 	struct tp_usrsctp_conn *u;
 
@@ -536,10 +563,11 @@ tp_usrsctp_conn_new(struct tp_conn *c, struct socket *so, const struct tp_opts *
 		tp_seterr(err, errlen, "out of memory");
 		return -1;
 	}
+	u->m = m;
 	u->so = so;
 	u->sndbuf_fixed = o->sndbuf > 0;
 	u->nagle = !o->nodelay;
-	if ((u->id = tp_usrsctp_wake_new(so, err, errlen)) == 0) {
+	if ((u->id = m->wake_new(so, err, errlen)) == 0) {
 		free(u);
 		return -1;
 	}
@@ -556,7 +584,7 @@ tp_usrsctp_close(struct tp_conn *c)
 		return;
 	/* Unread notifications would count as unread data and turn the close into an ABORT. */
 	tp_usrsctp_notes(c, 0);
-	tp_usrsctp_wake_free(u->so, u->id);
+	u->m->wake_free(u->so, u->id);
 	free(u);
 	c->impl = NULL;
 }
@@ -574,22 +602,78 @@ tp_usrsctp_locals(const char *spec, struct tp_addrs *out, char *err, size_t errl
 	return tp_addrs_parse(buf, AF_UNSPEC, out, err, errlen);
 }
 
+/* The process's stack, started for this use (a listener's addresses, or NULL), in mode m. The
+ * threadless one has one path: one address each side. */
 static int
-tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_opts *o)
+tp_usrsctp_start(const struct tp_usrsctp_mode *m, const struct tp_opts *o,
+    const struct tp_addrs *remote, const struct tp_addrs *bind_to, char *err, size_t errlen)
+{
+	const struct tp_addrs *a = remote != NULL ? remote : bind_to;
+
+	if (!m->conn)
+		return tp_usrsctp_stack(o, err, errlen);
+	if (a->n > 1 || (remote != NULL && o->local != NULL)) {
+		tp_seterr(err, errlen, "usrsctp-nt has one path per association (%s): the type "
+		    "usrsctp has multihoming", a->n > 1 ? "several addresses given" :
+		    "a local address given");
+		return -1;
+	}
+	return tp_usrsctp_nt_stack(o, bind_to, err, errlen);
+}
+
+/* usrsctp-nt: the socket on SCTP port (0: one the stack has free), on every peer. */
+static int
+tp_usrsctp_conn_bind(struct socket *so, uint16_t *port, char *err, size_t errlen)
+{
+	struct sockaddr_conn sc;
+	unsigned tries;
+	uint16_t p = *port;
+
+	for (tries = 0; tries < 64; tries++) {
+		if (*port == 0) /* the stack's pick is not told back for AF_CONN: pick one */
+			p = (uint16_t)(49152 + (unsigned)(ev_clock_us() * 2654435761u + tries) % 16384);
+		memset(&sc, 0, sizeof(sc));
+		sc.sconn_family = AF_CONN;
+		sc.sconn_port = htons(p);
+		if (usrsctp_bind(so, (struct sockaddr *)&sc, sizeof(sc)) == 0) {
+			*port = p;
+			return 0;
+		}
+		if (errno != EADDRINUSE || *port != 0)
+			break;
+	}
+	if (errno == EADDRINUSE)
+		tp_seterr(err, errlen, "SCTP port %u: address already in use", p);
+	else
+		tp_seterr(err, errlen, "bind SCTP port %u: %s", p, strerror(errno));
+	return -1;
+}
+
+static int
+tp_usrsctp_connect_m(struct tp_conn *c, const struct tp_addrs *a, const struct tp_opts *o,
+    const struct tp_usrsctp_mode *m)
 {
 	unsigned char packed[TP_MAXADDRS * sizeof(struct sockaddr_storage)];
-	int family = tp_usrsctp_family(a), i, rc;
+	int family = m->conn ? AF_CONN : tp_usrsctp_family(a), i, rc;
 	struct sockaddr_storage ss;
 	struct socket *so = NULL;
 	struct tp_addrs local;
+	socklen_t sslen = a->len[0];
 	size_t plen = 0;
 
-	if (tp_usrsctp_stack(o, c->err, sizeof(c->err)) == -1)
+	if (tp_usrsctp_start(m, o, a, NULL, c->err, sizeof(c->err)) == -1)
 		return TP_ERROR;
 	tp_addr_str((const struct sockaddr *)&a->a[0], a->len[0], c->peer, sizeof(c->peer));
 	if (tp_addr_port((const struct sockaddr *)&a->a[0]) == 0) {
 		tp_seterr(c->err, sizeof(c->err), "port 0: nothing to connect to");
 		return TP_ERROR;
+	}
+	ss = a->a[0];
+	if (m->conn) {
+		if (tp_usrsctp_nt_conn_addr(&a->a[0], o->udp_remote_port ? o->udp_remote_port :
+		    TP_USRSCTP_PORT, (struct sockaddr_conn *)&ss, c->err, sizeof(c->err)) == -1)
+			return TP_ERROR;
+		sslen = sizeof(struct sockaddr_conn);
 	}
 	if ((so = usrsctp_socket(family, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL)) == NULL) {
 		tp_usrsctp_errno(c->err, sizeof(c->err), "usrsctp socket");
@@ -600,11 +684,10 @@ tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_
 	if (o->local != NULL && (tp_usrsctp_locals(o->local, &local, c->err,
 	    sizeof(c->err)) == -1 || tp_usrsctp_bind(so, &local, c->err, sizeof(c->err)) == -1))
 		goto bad;
-	if (tp_usrsctp_conn_new(c, so, o, c->err, sizeof(c->err)) == -1)
+	if (tp_usrsctp_conn_new(c, so, m, o, c->err, sizeof(c->err)) == -1)
 		goto bad;
 	if (a->n == 1) {
-		ss = a->a[0];
-		rc = usrsctp_connect(so, (struct sockaddr *)&ss, a->len[0]);
+		rc = usrsctp_connect(so, (struct sockaddr *)&ss, sslen);
 	} else {
 		for (i = 0; i < a->n; i++) {
 			memcpy(packed + plen, &a->a[i], a->len[i]);
@@ -624,6 +707,18 @@ bad:
 	else
 		usrsctp_close(so);
 	return TP_ERROR;
+}
+
+static int
+tp_usrsctp_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_opts *o)
+{
+	return tp_usrsctp_connect_m(c, a, o, &tp_usrsctp_threads);
+}
+
+static int
+tp_usrsctp_nt_connect(struct tp_conn *c, const struct tp_addrs *a, const struct tp_opts *o)
+{
+	return tp_usrsctp_connect_m(c, a, o, &tp_usrsctp_nothreads);
 }
 
 static int
@@ -944,7 +1039,7 @@ tp_usrsctp_status(struct tp_conn *c, struct tp_status *st)
 		st->naddrs = (uint32_t)n;
 		usrsctp_freepaddrs(addrs);
 	}
-	tp_addr_str((const struct sockaddr *)&ss.sstat_primary.spinfo_address,
+	tp_usrsctp_addr_str((const struct sockaddr *)&ss.sstat_primary.spinfo_address,
 	    sizeof(ss.sstat_primary.spinfo_address), st->primary, sizeof(st->primary));
 	return TP_OK;
 }
@@ -957,22 +1052,44 @@ tp_usrsctp_lclose(struct tp_listener *l)
 
 	if (u == NULL)
 		return;
-	tp_usrsctp_wake_free(u->so, u->id);
+	u->m->wake_free(u->so, u->id);
 	free(u);
 	l->impl = NULL;
 }
 
-static int
-tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct tp_opts *o)
+/* The bound address as text, with the port the stack chose for port 0. */
+static void
+tp_usrsctp_local(struct tp_listener *l, struct socket *so, const struct tp_addrs *a, int conn,
+    uint16_t conn_port)
 {
-	int family = tp_usrsctp_family(a), n;
-	struct tp_usrsctp_listener *u = NULL;
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = a->a[0];
 	struct sockaddr *addrs;
-	struct socket *so;
-	uint16_t port;
+	uint16_t port = htons(conn_port);
+	int n;
 
-	if (tp_usrsctp_stack(o, l->err, sizeof(l->err)) == -1)
+	if (!conn && (n = usrsctp_getladdrs(so, 0, &addrs)) > 0) {
+		port = htons(tp_addr_port(addrs));
+		usrsctp_freeladdrs(addrs);
+	} else if (!conn) {
+		port = htons(tp_addr_port((const struct sockaddr *)&ss));
+	}
+	if (ss.ss_family == AF_INET)
+		((struct sockaddr_in *)&ss)->sin_port = port;
+	else
+		((struct sockaddr_in6 *)&ss)->sin6_port = port;
+	tp_addr_str((struct sockaddr *)&ss, a->len[0], l->local, sizeof(l->local));
+}
+
+static int
+tp_usrsctp_listen_m(struct tp_listener *l, const struct tp_addrs *a, const struct tp_opts *o,
+    const struct tp_usrsctp_mode *m)
+{
+	int family = m->conn ? AF_CONN : tp_usrsctp_family(a);
+	struct tp_usrsctp_listener *u = NULL;
+	uint16_t port = tp_addr_port((const struct sockaddr *)&a->a[0]);
+	struct socket *so;
+
+	if (tp_usrsctp_start(m, o, NULL, a, l->err, sizeof(l->err)) == -1)
 		return TP_ERROR;
 	if ((so = usrsctp_socket(family, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL)) == NULL) {
 		tp_usrsctp_errno(l->err, sizeof(l->err), "usrsctp socket");
@@ -982,33 +1099,37 @@ tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct 
 		tp_seterr(l->err, sizeof(l->err), "out of memory");
 		goto bad;
 	}
+	u->m = m;
 	u->so = so;
 	if (tp_usrsctp_sockopts(so, family, o, l->err, sizeof(l->err)) == -1 ||
-	    tp_usrsctp_bind(so, a, l->err, sizeof(l->err)) == -1)
+	    (m->conn ? tp_usrsctp_conn_bind(so, &port, l->err, sizeof(l->err)) :
+	    tp_usrsctp_bind(so, a, l->err, sizeof(l->err))) == -1)
 		goto bad;
 	if (usrsctp_listen(so, o->backlog > 0 ? o->backlog : 511) == -1) {
 		tp_usrsctp_errno(l->err, sizeof(l->err), "listen");
 		goto bad;
 	}
-	if ((u->id = tp_usrsctp_wake_new(so, l->err, sizeof(l->err))) == 0)
+	if ((u->id = m->wake_new(so, l->err, sizeof(l->err))) == 0)
 		goto bad;
 	l->impl = u;
-	/* The bound address, with the port the stack chose for port 0. */
-	ss = a->a[0];
-	if ((n = usrsctp_getladdrs(so, 0, &addrs)) > 0) {
-		port = htons(tp_addr_port(addrs));
-		if (ss.ss_family == AF_INET)
-			((struct sockaddr_in *)&ss)->sin_port = port;
-		else
-			((struct sockaddr_in6 *)&ss)->sin6_port = port;
-		usrsctp_freeladdrs(addrs);
-	}
-	tp_addr_str((struct sockaddr *)&ss, a->len[0], l->local, sizeof(l->local));
+	tp_usrsctp_local(l, so, a, m->conn, port);
 	return TP_OK;
 bad:
 	usrsctp_close(so);
 	free(u);
 	return TP_ERROR;
+}
+
+static int
+tp_usrsctp_listen(struct tp_listener *l, const struct tp_addrs *a, const struct tp_opts *o)
+{
+	return tp_usrsctp_listen_m(l, a, o, &tp_usrsctp_threads);
+}
+
+static int
+tp_usrsctp_nt_listen(struct tp_listener *l, const struct tp_addrs *a, const struct tp_opts *o)
+{
+	return tp_usrsctp_listen_m(l, a, o, &tp_usrsctp_nothreads);
 }
 
 static int
@@ -1029,12 +1150,12 @@ tp_usrsctp_accept(struct tp_listener *l, struct tp_conn *c)
 		return TP_ERROR;
 	}
 	if (tp_usrsctp_connopts(so, &l->opts, l->err, sizeof(l->err)) == -1 ||
-	    tp_usrsctp_conn_new(c, so, &l->opts, l->err, sizeof(l->err)) == -1) {
+	    tp_usrsctp_conn_new(c, so, lu->m, &l->opts, l->err, sizeof(l->err)) == -1) {
 		usrsctp_close(so);
 		return TP_ERROR;
 	}
 	if (len > 0 && ss.ss_family != 0)
-		tp_addr_str((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
+		tp_usrsctp_addr_str((struct sockaddr *)&ss, len, c->peer, sizeof(c->peer));
 	if (tp_usrsctp_sstatus(so, &st) == -1)
 		memset(&st, 0, sizeof(st)); /* gone already: recv will tell */
 	tp_usrsctp_up(c, &st, 0);
@@ -1070,12 +1191,12 @@ tp_usrsctp_lwatch(struct tp_listener *l, struct ev_loop *loop, int on)
 	struct tp_usrsctp_listener *u = l->impl;
 
 	if (!on) {
-		tp_usrsctp_wake_watch(u->id, NULL, NULL, NULL);
+		u->m->wake_watch(u->id, NULL, NULL, NULL);
 		ev_undefer(loop, tp_usrsctp_lcheck, l);
 		return TP_OK;
 	}
 	u->loop = loop;
-	if (tp_usrsctp_wake_watch(u->id, loop, tp_usrsctp_lwake, l) == -1) {
+	if (u->m->wake_watch(u->id, loop, tp_usrsctp_lwake, l) == -1) {
 		tp_seterr(l->err, sizeof(l->err), "event loop: %s", strerror(errno));
 		return TP_ERROR;
 	}
@@ -1103,4 +1224,26 @@ const struct tp_type tp_type_usrsctp = {
 	.reset_stream = tp_usrsctp_reset_stream,
 	.abort = tp_usrsctp_abort,
 	.stats = tp_usrsctp_stats,
+};
+
+const struct tp_type tp_type_usrsctp_nt = {
+	.name = "usrsctp-nt",
+	.help = "SCTP over UDP, usrsctp without its threads, in the program's loop (one path)",
+	.caps = TP_CAP_UDP | TP_CAP_MSG | TP_CAP_STREAMS | TP_CAP_UNORDERED | TP_CAP_PRSCTP |
+	    TP_CAP_PPID,
+	.listen = tp_usrsctp_nt_listen,
+	.accept = tp_usrsctp_accept,
+	.lwatch = tp_usrsctp_lwatch,
+	.lclose = tp_usrsctp_lclose,
+	.connect = tp_usrsctp_nt_connect,
+	.finish = tp_usrsctp_finish,
+	.send = tp_usrsctp_send,
+	.recv = tp_usrsctp_recv,
+	.watch = tp_usrsctp_watch,
+	.pending = tp_usrsctp_pending,
+	.status = tp_usrsctp_status,
+	.close = tp_usrsctp_close,
+	.reset_stream = tp_usrsctp_reset_stream,
+	.abort = tp_usrsctp_abort,
+	.stats = tp_usrsctp_nt_stats,
 };

@@ -12,13 +12,35 @@
 #define TP_USRSCTP_PORT 9899 /* default local and remote UDP encapsulation port */
 
 struct ev_loop;
+typedef void tp_usrsctp_wake_cb(void *arg);
+
+/* How the process's one stack runs (tp_usrsctp.c has a type for each): usrsctp's own threads
+ * and UDP encapsulation (tp_usrsctp_stack.c, tp_usrsctp_wake.c), or threadless in the
+ * program's loops, AF_CONN addresses for remote UDP addresses (tp_usrsctp_nt.c). */
+struct tp_usrsctp_mode {
+	int conn; /* AF_CONN: one UDP path per association, addresses mapped to peer handles */
+	uintptr_t (*wake_new)(struct socket *so, char *err, size_t errlen);
+	int (*wake_watch)(uintptr_t id, struct ev_loop *loop, tp_usrsctp_wake_cb *cb, void *arg);
+	void (*wake_free)(struct socket *so, uintptr_t id);
+};
+extern const struct tp_usrsctp_mode tp_usrsctp_threads, tp_usrsctp_nothreads;
 
 /* tp_usrsctp_stack.c */
 int tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen);
 int tp_usrsctp_running(void);
+void tp_usrsctp_stats_file(void);
+
+/* tp_usrsctp_nt.c */
+int tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, char *err,
+    size_t errlen);
+int tp_usrsctp_nt_running(void);
+int tp_usrsctp_nt_conn_addr(const struct sockaddr_storage *ip, uint16_t udp_port,
+    struct sockaddr_conn *out, char *err, size_t errlen);
+void tp_usrsctp_nt_str(const struct sockaddr_conn *sc, char *buf, size_t len);
+const struct sockaddr_storage *tp_usrsctp_nt_bound(void);
+size_t tp_usrsctp_nt_stats(char *buf, size_t len);
 
 /* tp_usrsctp_wake.c */
-typedef void tp_usrsctp_wake_cb(void *arg);
 uintptr_t tp_usrsctp_wake_new(struct socket *so, char *err, size_t errlen);
 int tp_usrsctp_wake_watch(uintptr_t id, struct ev_loop *loop, tp_usrsctp_wake_cb *cb, void *arg);
 void tp_usrsctp_wake_free(struct socket *so, uintptr_t id);
@@ -30,12 +52,17 @@ void tp_usrsctp_sched_end(void);
 
 /* tp_usrsctp_udp.c */
 void tp_usrsctp_udp_setup(uint16_t port);
+int tp_usrsctp_udp_size(int fd);
+void tp_usrsctp_udp_window(int granted);
 
 /* tp_usrsctp_stats.c */
 size_t tp_usrsctp_stats(char *buf, size_t len);
+size_t tp_usrsctp_stats_fill(char *buf, size_t len);
 
 /* tp_usrsctp_linger.c */
 void tp_usrsctp_linger_close(struct socket *so);
-int tp_usrsctp_linger_finish(int ms);
+int tp_usrsctp_linger_finish(int ms, void (*wait)(void));
+void tp_usrsctp_linger_threadless(void);
+void tp_usrsctp_linger_tick(void);
 
 #endif

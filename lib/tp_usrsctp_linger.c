@@ -28,6 +28,7 @@ static pthread_cond_t tp_usrsctp_linger_cv = PTHREAD_COND_INITIALIZER;
 static struct socket **tp_usrsctp_lingering; /* a FIFO ring, under tp_usrsctp_linger_mu */
 static size_t tp_usrsctp_lhead, tp_usrsctp_lcount, tp_usrsctp_lcap;
 static int tp_usrsctp_reaper_on, tp_usrsctp_reaper_stop; /* under tp_usrsctp_linger_mu */
+static int tp_usrsctp_linger_nothread; /* threadless stack: its loop reaps (linger_tick) */
 
 static void tp_usrsctp_linger_reap(size_t max);
 
@@ -175,7 +176,7 @@ tp_usrsctp_linger_reaper_start(void)
 	pthread_t t;
 
 	if (tp_usrsctp_reaper_on || tp_usrsctp_reaper_stop || tp_usrsctp_lcount == 0 ||
-	    pthread_attr_init(&at) != 0)
+	    tp_usrsctp_linger_nothread || pthread_attr_init(&at) != 0)
 		return;
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&t, &at, tp_usrsctp_linger_reaper, NULL) == 0)
@@ -198,11 +199,30 @@ tp_usrsctp_linger_close(struct socket *so)
 	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
 }
 
-/* At exit: wait (up to ms) for the lingering associations to end, then close every socket.
- * Returns 0 if they all ended in time. */
-int
-tp_usrsctp_linger_finish(int ms)
+/* The threadless stack (tp_usrsctp_nt.c): no reaper thread; its loop's tick reaps. */
+void
+tp_usrsctp_linger_threadless(void)
 {
+	pthread_mutex_lock(&tp_usrsctp_linger_mu);
+	tp_usrsctp_linger_nothread = 1;
+	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
+}
+
+void
+tp_usrsctp_linger_tick(void)
+{
+	pthread_mutex_lock(&tp_usrsctp_linger_mu);
+	tp_usrsctp_linger_reap(tp_usrsctp_lcount);
+	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
+}
+
+/* At exit: wait (up to ms, wait() taking about a millisecond: a sleep, or the threadless
+ * stack's pump) for the lingering associations to end, then close every socket. Returns 0 if
+ * they all ended in time. */
+int
+tp_usrsctp_linger_finish(int ms, void (*wait)(void))
+{
+	struct timespec t0, t;
 	int left;
 
 	pthread_mutex_lock(&tp_usrsctp_linger_mu);
@@ -210,10 +230,18 @@ tp_usrsctp_linger_finish(int ms)
 	pthread_cond_broadcast(&tp_usrsctp_linger_cv);
 	while (tp_usrsctp_reaper_on)
 		pthread_cond_wait(&tp_usrsctp_linger_cv, &tp_usrsctp_linger_mu);
-	for (; ms > 0 && tp_usrsctp_lcount > 0; ms--) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (tp_usrsctp_lcount == 0 || (t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000 >= ms)
+			break;
 		tp_usrsctp_linger_reap(tp_usrsctp_lcount);
-		if (tp_usrsctp_lcount > 0)
-			usleep(1000);
+		if (tp_usrsctp_lcount > 0) {
+			pthread_mutex_unlock(&tp_usrsctp_linger_mu);
+			wait();
+			pthread_mutex_lock(&tp_usrsctp_linger_mu);
+		}
 	}
 	left = tp_usrsctp_lcount > 0;
 	while (tp_usrsctp_lcount > 0) {

@@ -89,20 +89,33 @@ tp_usrsctp_init(uint16_t port)
  * SCTPAPPS_USRSCTP_STATS=FILE in the environment: a line "PID counters" (tp_usrsctp_stats.c)
  * is appended to FILE first, so that a benchmark can tell a client's retransmission timeouts.
  */
-static void
-tp_usrsctp_atexit(void)
+void
+tp_usrsctp_stats_file(void)
 {
 	const char *path = getenv("SCTPAPPS_USRSCTP_STATS");
 	char buf[2048];
 	FILE *f;
 
 	if (path != NULL && *path != '\0' && (f = fopen(path, "a")) != NULL) {
-		tp_usrsctp_stats(buf, sizeof(buf));
+		if (tp_usrsctp_stats(buf, sizeof(buf)) == 0)
+			tp_usrsctp_nt_stats(buf, sizeof(buf));
 		fprintf(f, "%ld %s\n", (long)getpid(), buf);
 		fclose(f);
 	}
+}
+
+static void
+tp_usrsctp_sleep(void)
+{
+	usleep(1000);
+}
+
+static void
+tp_usrsctp_atexit(void)
+{
+	tp_usrsctp_stats_file();
 	if (tp_usrsctp_wake_count() == 0)
-		tp_usrsctp_linger_finish(3000);
+		tp_usrsctp_linger_finish(3000, tp_usrsctp_sleep);
 }
 
 /* 1 once the stack runs (its counters mean something). */
@@ -119,6 +132,11 @@ tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen)
 	uint16_t port = o->udp_port ? o->udp_port : TP_USRSCTP_PORT;
 	char scratch[TP_ERRLEN];
 
+	if (tp_usrsctp_nt_running()) {
+		tp_seterr(err, errlen, "this process runs usrsctp without its threads (type "
+		    "usrsctp-nt): usrsctp cannot run beside it");
+		return -1;
+	}
 	if (tp_usrsctp_udp != 0) {
 		if (o->udp_port != 0 && o->udp_port != tp_usrsctp_udp) {
 			tp_seterr(err, errlen, "this process's usrsctp stack runs on UDP port %u, "

@@ -47,7 +47,7 @@ static const struct {
 
 /* "name=value ..." of the counters above, into buf; the length written. */
 size_t
-tp_usrsctp_stats(char *buf, size_t len)
+tp_usrsctp_stats_fill(char *buf, size_t len)
 {
 	struct sctpstat st;
 	size_t i, n = 0;
@@ -57,8 +57,6 @@ tp_usrsctp_stats(char *buf, size_t len)
 	if (len == 0)
 		return 0;
 	buf[0] = '\0';
-	if (!tp_usrsctp_running())
-		return 0;
 	memset(&st, 0, sizeof(st));
 	usrsctp_get_stat(&st);
 	for (i = 0; i < sizeof(tp_usrsctp_stat_fields) / sizeof(tp_usrsctp_stat_fields[0]); i++) {
@@ -70,4 +68,15 @@ tp_usrsctp_stats(char *buf, size_t len)
 		n += (size_t)w;
 	}
 	return n;
+}
+
+/* The threaded stack's (the type usrsctp's): nothing unless it runs. */
+size_t
+tp_usrsctp_stats(char *buf, size_t len)
+{
+	if (len > 0)
+		buf[0] = '\0';
+	if (!tp_usrsctp_running())
+		return 0;
+	return tp_usrsctp_stats_fill(buf, len);
 }

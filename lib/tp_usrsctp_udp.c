@@ -81,6 +81,22 @@ tp_usrsctp_udp_setup(uint16_t port)
 			least = got;
 	}
 	closedir(dir);
-	if (least > 0 && (uint32_t)(least / 4) < usrsctp_sysctl_get_sctp_recvspace())
-		usrsctp_sysctl_set_sctp_recvspace((uint32_t)(least / 4));
+	tp_usrsctp_udp_window(least);
+}
+
+/* The stack's default receive window: a quarter of what the kernel granted the UDP socket
+ * (the measured limit: 64 KiB windows never overran 256 KiB). */
+void
+tp_usrsctp_udp_window(int granted)
+{
+	if (granted > 0 && (uint32_t)(granted / 4) < usrsctp_sysctl_get_sctp_recvspace())
+		usrsctp_sysctl_set_sctp_recvspace((uint32_t)(granted / 4));
+}
+
+/* The threadless stack's own socket (tp_usrsctp_nt.c), given its buffer the same way: the
+ * buffer granted, for tp_usrsctp_udp_window once the stack runs. */
+int
+tp_usrsctp_udp_size(int fd)
+{
+	return tp_usrsctp_udp_grow(fd);
 }

@@ -348,3 +348,10 @@ tp_usrsctp_wake_free(struct socket *so, uintptr_t id)
 	}
 	pthread_mutex_unlock(&tp_usrsctp_wake_mu);
 }
+
+const struct tp_usrsctp_mode tp_usrsctp_threads = {
+	.conn = 0,
+	.wake_new = tp_usrsctp_wake_new,
+	.wake_watch = tp_usrsctp_wake_watch,
+	.wake_free = tp_usrsctp_wake_free,
+};

@@ -167,15 +167,23 @@ bench_scratch() {
 	ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 }
 
-# bench_usrsctp_httpd NAME [ARGS...]: sctphttpd on usrsctp:127.0.0.1:8080 (UDP ports $base and
-# $base+1, from free_udp_block) serving $tmp/doc, with ARGS, USRSCTP_LIBDIR's library and
+# USRSCTP_TYPE=usrsctp-nt: the usrsctp runs use the threadless type (usrsctp without its
+# threads, in the program's loop) instead of usrsctp's own threads (the default, usrsctp).
+USRSCTP_TYPE=${USRSCTP_TYPE:-usrsctp}
+case $USRSCTP_TYPE in
+usrsctp | usrsctp-nt) ;;
+*) echo "${0##*/}: USRSCTP_TYPE=$USRSCTP_TYPE: usrsctp or usrsctp-nt" >&2; exit 2 ;;
+esac
+
+# bench_usrsctp_httpd NAME [ARGS...]: sctphttpd on $USRSCTP_TYPE:127.0.0.1:8080 (UDP ports $base
+# and $base+1, from free_udp_block) serving $tmp/doc, with ARGS, USRSCTP_LIBDIR's library and
 # bench_pin's CPU; its pid in $hpid, its stderr in $tmp/h.err; exits the script if it does not start
 bench_usrsctp_httpd() {
 	local name=$1
 	shift
 	base=$(free_udp_block 2)
-	daemon_start h 'listening on usrsctp' "${usrsctp_env[@]}" "${pin_srv[@]}" \
-	    "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 --udp-port "$base" --udp-remote-port $((base + 1)) \
+	daemon_start h "listening on $USRSCTP_TYPE " "${usrsctp_env[@]}" "${pin_srv[@]}" \
+	    "$SCTPHTTPD" -L "$USRSCTP_TYPE:127.0.0.1:8080" --udp-port "$base" --udp-remote-port $((base + 1)) \
 	    "$@" -d "$tmp/doc" --idle-timeout 600 >&2 || { echo "$name: sctphttpd did not start" >&2; exit 1; }
 	hpid=$daemon_pid
 }

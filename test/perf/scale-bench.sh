@@ -15,7 +15,8 @@
 # threads, runs on CPU 1 and httpload on CPU 0, for both transports alike.
 #   test/perf/scale-bench.sh [SECONDS]   (default 3; COUNTS="1 10 100 1000"; RUNS=N;
 #   OPEN_N=1000 OPEN_RATE=2000: the open-loop row, OPEN_N= for none; PIN=0|1;
-#   USRSCTP_LIBDIR=DIR: the usrsctp processes on DIR/libusrsctp.so.2, scripts/usrsctp-release.sh)
+#   USRSCTP_LIBDIR=DIR: the usrsctp processes on DIR/libusrsctp.so.2, scripts/usrsctp-release.sh;
+#   USRSCTP_TYPE=usrsctp-nt: usrsctp without its threads, bench-lib.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
@@ -45,7 +46,7 @@ load() { # PROTO N ka|one|open -> JSON on stdout
 	if [ "$1" = usrsctp ]; then
 		# shellcheck disable=SC2086
 		SCTPAPPS_USRSCTP_STATS=$tmp/cs "${usrsctp_env[@]}" "${pin_cli[@]}" "$HTTPLOAD" $args \
-		    --port 8080 --proto usrsctp --udp-port $((base + 1)) --udp-remote-port "$base" 2>>"$tmp/l.err"
+		    --port 8080 --proto "$USRSCTP_TYPE" --udp-port $((base + 1)) --udp-remote-port "$base" 2>>"$tmp/l.err"
 	else
 		# shellcheck disable=SC2086
 		"${pin_cli[@]}" "$HTTPLOAD" $args --port "$tp" 2>>"$tmp/l.err"
@@ -78,7 +79,7 @@ cli_pct() { # httpload's own CPU over its duration, from its --json
 	    'BEGIN { if (d > 0) printf "%.0f\n", 100 * (u + s) / d }'
 }
 
-echo "## Scaling: sctphttpd over usrsctp beside TCP"
+echo "## Scaling: sctphttpd over usrsctp beside TCP${USRSCTP_TYPE#usrsctp}"
 echo
 echo "httpload -c N (closed loop) on a 1 KiB file, ${D} s a run, $RUNS runs each, usrsctp and TCP"
 echo "interleaved; one sctphttpd serving both. Load average at the start: $(bench_load)."

@@ -1,11 +1,12 @@
 #!/bin/bash
 # usrsctp-modes-bench.sh: the two ways of running usrsctp, one message in flight (the keep-alive
 # case at one association, where the thread hand-offs are not hidden by work): the round trip of
-# msgperf over TCP, of msgperf over usrsctp with its threads (AF_INET in UDP, what lib/tp_usrsctp
-# does), and of test/perf/usrsctp-conn-rr with none (AF_CONN, the stack fed from one epoll loop,
-# the same SCTP in UDP on the wire). Each figure RUNS times (default 3), the three interleaved,
-# server on CPU 1 and client on CPU 0; median (min-max) of the mean round trip, and TCP's round
-# trip over each (the rate of round trips against TCP's).
+# msgperf over TCP, of msgperf over usrsctp with its threads (the type usrsctp: AF_INET in UDP),
+# of msgperf over usrsctp without them (the type usrsctp-nt: AF_CONN, the stack fed from the
+# program's loop, the same SCTP in UDP on the wire), and of test/perf/usrsctp-conn-rr, the bare
+# threadless stack in a loop of its own (what our transport layer costs above it). Each figure
+# RUNS times (default 3), the four interleaved, server on CPU 1 and client on CPU 0; median
+# (min-max) of the mean round trip, and TCP's round trip over each (the rate against TCP's).
 # usage: test/perf/usrsctp-modes-bench.sh [SECONDS]   (default 2; RUNS=N; SIZES="100 1000";
 #        USRSCTP_LIBDIR=DIR: both usrsctp rows on DIR/libusrsctp.so.2)
 set -u
@@ -55,20 +56,20 @@ echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host $(uname -n), $(nproc) CPUs, Linux $(uname -r)"
 echo "- load average at the start: $load0"
 echo "- libusrsctp: $(bench_usrsctp_lib "$MSGPERF")"
-echo "- $RUNS runs of $D s per figure, the three modes interleaved; $pin_note"
+echo "- $RUNS runs of $D s per figure, the four interleaved; $pin_note"
 echo
-echo "| size | TCP RTT us | usrsctp, threads: RTT us | TCP/that | usrsctp, no threads (AF_CONN): RTT us | TCP/that |"
-echo "|---|---|---|---|---|---|"
+echo "| size | TCP RTT us | usrsctp (threads) RTT us | TCP/that | usrsctp-nt (no threads) RTT us | TCP/that | bare threadless stack RTT us | TCP/that |"
+echo "|---|---|---|---|---|---|---|---|"
 fail=0
 for s in $SIZES; do
-	: >"$tmp/tcp" ; : >"$tmp/thr" ; : >"$tmp/conn" ; : >"$tmp/r1" ; : >"$tmp/r2"
+	: >"$tmp/tcp" ; : >"$tmp/thr" ; : >"$tmp/nt" ; : >"$tmp/conn" ; : >"$tmp/r1" ; : >"$tmp/r2" ; : >"$tmp/r3"
 	for i in $(seq 1 "$RUNS"); do
-		t=$(one_run tcp "$s") u=$(one_run usrsctp "$s") c=$(one_run conn "$s")
-		[ -n "$t" ] && [ -n "$u" ] && [ -n "$c" ] || { fail=1; echo "run $i at $s B failed: tcp '$t' threads '$u' conn '$c'" >&2; continue; }
-		echo "$t" >>"$tmp/tcp"; echo "$u" >>"$tmp/thr"; echo "$c" >>"$tmp/conn"
-		ratio "$t" "$u" >>"$tmp/r1"; ratio "$t" "$c" >>"$tmp/r2"
+		t=$(one_run tcp "$s") u=$(one_run usrsctp "$s") n=$(one_run usrsctp-nt "$s") c=$(one_run conn "$s")
+		[ -n "$t" ] && [ -n "$u" ] && [ -n "$n" ] && [ -n "$c" ] || { fail=1; echo "run $i at $s B failed: tcp '$t' usrsctp '$u' usrsctp-nt '$n' bare '$c'" >&2; continue; }
+		echo "$t" >>"$tmp/tcp"; echo "$u" >>"$tmp/thr"; echo "$n" >>"$tmp/nt"; echo "$c" >>"$tmp/conn"
+		ratio "$t" "$u" >>"$tmp/r1"; ratio "$t" "$n" >>"$tmp/r2"; ratio "$t" "$c" >>"$tmp/r3"
 	done
-	echo "| $s | $(spread <"$tmp/tcp") | $(spread <"$tmp/thr") | $(spread <"$tmp/r1") | $(spread <"$tmp/conn") | $(spread <"$tmp/r2") |"
+	echo "| $s | $(spread <"$tmp/tcp") | $(spread <"$tmp/thr") | $(spread <"$tmp/r1") | $(spread <"$tmp/nt") | $(spread <"$tmp/r2") | $(spread <"$tmp/conn") | $(spread <"$tmp/r3") |"
 done
 echo
 echo "load average at the end: $(bench_load)"
