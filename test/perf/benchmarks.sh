@@ -2,13 +2,14 @@
 # benchmarks.sh: the project's performance figures as a Markdown report on stdout (make bench
 # writes it to docs/benchmarks.md). Every figure is measured RUNS times (default 3), each run
 # next to its peer's (A B A B ...), and given as median (min-max); ratios are taken per pair.
-#   - usrsctp: msgperf's raw one-way rate at 100, 1000, 10000 and 16384 bytes, with the UDP
-#     RcvbufErrors counted over the runs; HTTP over usrsctp (a 10 MiB GET, httpget --json: first
-#     request byte to last body byte) against the raw rate at the server's message size (16384)
+#   - usrsctp, both types (usrsctp, usrsctp-nt): msgperf's raw one-way rate at 100, 1000 and
+#     10000 bytes, with the UDP RcvbufErrors counted over the runs; HTTP over each (a 10 MiB
+#     GET, httpget --json: first request byte to last body byte) against the raw rate at the
+#     server's message size (16384)
 #   - sctphttpd against nginx over TCP (wrk -t1 -c50, 1 KiB and 100 KiB), --workers 2 against 1
 #   - msgperf TCP against iperf3 (131072-byte writes)
 # usage: test/perf/benchmarks.sh [SECONDS]    (default 3 s per run; RUNS=N; SCALE=1 appends
-#        test/perf/scale-bench.sh's table; USRSCTP_LIBDIR=DIR: the usrsctp processes on
+#        test/perf/scale-bench.sh's table for each usrsctp type; USRSCTP_LIBDIR=DIR: the usrsctp processes on
 #        DIR/libusrsctp.so.2, such as scripts/usrsctp-release.sh's optimised build)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,64 +48,87 @@ absolute rates.
 
 EOF
 
-# --- usrsctp ---
-base=$(free_udp_block 4)
-mp_usrsctp() { # SIZE -> kbit/s
-	"${usrsctp_env[@]}" "$MSGPERF" -q --csv -t usrsctp -s "$1" -T oneway -d "$D" --udp-port "$base" |
+# --- usrsctp: both types, usrsctp (its own threads) and usrsctp-nt (none, in the loop) ---
+base=$(free_udp_block 6)
+mp_usrsctp() { # TYPE SIZE [FIRST-UDP-PORT] -> kbit/s; msgperf's server and client, two processes as HTTP's
+	local sp p=${3:-$base}
+	"${usrsctp_env[@]}" "$MSGPERF" server -q -t "$1" -a 127.0.0.1:$((p + 2)) \
+	    --udp-port "$p" --udp-remote-port $((p + 1)) &
+	sp=$!
+	sleep 0.3
+	"${usrsctp_env[@]}" "$MSGPERF" client -q --csv -t "$1" -a 127.0.0.1:$((p + 2)) -s "$2" \
+	    -T oneway -d "$D" --udp-port $((p + 1)) --udp-remote-port "$p" |
 	    awk -F, '$1 == "oneway" { print $4 }'
+	kill $sp 2>/dev/null
+	wait $sp 2>/dev/null
 }
 echo "## usrsctp"
 echo
-echo "msgperf, raw usrsctp one way on the loopback (kbit/s), and the UDP receive-buffer drops"
-echo "(/proc/net/snmp RcvbufErrors) over all the runs of a size:"
+echo "Two types run usrsctp: \`usrsctp\`, the stack with its own threads and UDP encapsulation, and"
+echo "\`usrsctp-nt\`, the stack without threads, fed by the program's event loop (docs/design.md)."
+echo "msgperf, raw one way on the loopback, server and client processes (kbit/s), and the UDP"
+echo "receive-buffer drops (/proc/net/snmp RcvbufErrors) over all the runs of a size, the two types"
+echo "interleaved:"
 echo
-echo "| message size | kbit/s | RcvbufErrors |"
-echo "|---|---|---|"
+echo "| message size | usrsctp kbit/s | usrsctp-nt kbit/s | nt / threads | RcvbufErrors, usrsctp / usrsctp-nt |"
+echo "|---|---|---|---|---|"
 for s in 100 1000 10000; do
-	e0=$(udp_rcvbuf_errors)
-	for i in $(seq 1 "$RUNS"); do mp_usrsctp $s; done >"$tmp/mp$s"
-	e1=$(udp_rcvbuf_errors)
-	echo "| $s | $(spread <"$tmp/mp$s") | $((e1 - e0)) |"
+	: >"$tmp/mpu$s"; : >"$tmp/mpn$s"; : >"$tmp/mpr$s"; eu=0; en=0
+	for i in $(seq 1 "$RUNS"); do
+		e0=$(udp_rcvbuf_errors); u=$(mp_usrsctp usrsctp $s); e1=$(udp_rcvbuf_errors)
+		n=$(mp_usrsctp usrsctp-nt $s); e2=$(udp_rcvbuf_errors)
+		eu=$((eu + e1 - e0)); en=$((en + e2 - e1))
+		echo "$u" >>"$tmp/mpu$s"; echo "$n" >>"$tmp/mpn$s"; ratio "$n" "$u" >>"$tmp/mpr$s"
+	done
+	echo "| $s | $(spread <"$tmp/mpu$s") | $(spread <"$tmp/mpn$s") | $(spread <"$tmp/mpr$s") | $eu / $en |"
 done
 echo
 
-daemon_start u 'listening on usrsctp' "${usrsctp_env[@]}" "$SCTPHTTPD" -L usrsctp:127.0.0.1:8080 \
-    --udp-port $((base + 2)) --udp-remote-port $((base + 3)) -d "$tmp/doc" >&2 || { echo "benchmarks: sctphttpd over usrsctp did not start" >&2; exit 1; }
-upid=$daemon_pid
-e0=$(udp_rcvbuf_errors)
-: >"$tmp/raw" ; : >"$tmp/http" ; : >"$tmp/hr"
-for i in $(seq 1 "$RUNS"); do
-	r=$(mp_usrsctp 16384)
-	h=
-	for j in 1 2 3; do # three GETs a run: one 10 MiB GET is under a second
-		"${usrsctp_env[@]}" "$HTTPGET" --json -s --proto usrsctp --udp-port $((base + 3)) \
-		    --udp-remote-port $((base + 2)) -o "$tmp/got" http://127.0.0.1:8080/10m.bin 2>"$tmp/g.json" &&
-		    cmp -s "$tmp/got" "$tmp/doc/10m.bin" ||
-		    { echo "benchmarks: httpget over usrsctp failed" >&2; cat "$tmp/g.json" >&2; exit 1; }
-		json_get bytes_per_s <"$tmp/g.json"
-	done >"$tmp/h3"
-	h=$(awk '{ print $1 * 8 / 1000 }' "$tmp/h3" | median)
-	echo "$r" >>"$tmp/raw"
-	echo "$h" >>"$tmp/http"
-	ratio "$h" "$r" >>"$tmp/hr"
-done
-e1=$(udp_rcvbuf_errors)
-kill $upid 2>/dev/null
-wait $upid 2>/dev/null
+# http_vs_raw TYPE: a row of HTTP GETs over TYPE against msgperf's raw rate over TYPE
+http_vs_raw() {
+	local t=$1 i j r h e0 e1 upid
+	daemon_start "u$t" "listening on $t " "${usrsctp_env[@]}" "$SCTPHTTPD" -L "$t:127.0.0.1:8080" \
+	    --udp-port $((base + 2)) --udp-remote-port $((base + 3)) -d "$tmp/doc" >&2 ||
+	    { echo "benchmarks: sctphttpd over $t did not start" >&2; exit 1; }
+	upid=$daemon_pid
+	# the body checked once; the timed GETs below write it nowhere, as msgperf keeps none
+	"${usrsctp_env[@]}" "$HTTPGET" -s --proto "$t" --udp-port $((base + 3)) --udp-remote-port $((base + 2)) \
+	    -o "$tmp/got" http://127.0.0.1:8080/10m.bin && cmp -s "$tmp/got" "$tmp/doc/10m.bin" ||
+	    { echo "benchmarks: httpget over $t failed" >&2; exit 1; }
+	e0=$(udp_rcvbuf_errors)
+	: >"$tmp/raw" ; : >"$tmp/http" ; : >"$tmp/hr"
+	for i in $(seq 1 "$RUNS"); do
+		kill -STOP $upid # msgperf alone on the loopback: the server idles meanwhile
+		r=$(mp_usrsctp "$t" 16384 $((base + 4)))
+		kill -CONT $upid
+		for j in 1 2 3; do # three GETs a run: one 10 MiB GET is under a second
+			"${usrsctp_env[@]}" "$HTTPGET" --json -s --proto "$t" --udp-port $((base + 3)) \
+			    --udp-remote-port $((base + 2)) -o /dev/null http://127.0.0.1:8080/10m.bin 2>"$tmp/g.json" ||
+			    { echo "benchmarks: httpget over $t failed" >&2; cat "$tmp/g.json" >&2; exit 1; }
+			json_get bytes_per_s <"$tmp/g.json"
+		done >"$tmp/h3"
+		h=$(awk '{ print $1 * 8 / 1000 }' "$tmp/h3" | median)
+		echo "$r" >>"$tmp/raw"
+		echo "$h" >>"$tmp/http"
+		ratio "$h" "$r" >>"$tmp/hr"
+	done
+	e1=$(udp_rcvbuf_errors)
+	kill $upid 2>/dev/null
+	wait $upid 2>/dev/null
+	echo "| $t | $(spread <"$tmp/raw") | $(spread <"$tmp/http") | $(spread <"$tmp/hr") | $((e1 - e0)) |"
+}
 cat <<EOF
 HTTP over usrsctp: a 10 MiB GET from sctphttpd (16384-byte messages), timed by httpget --json from
-the first request byte to the last body byte (the median of 3 GETs a run), against msgperf's raw
-usrsctp one-way rate at 16384 bytes (the anchor; the goal is a ratio of at least 0.8):
+the first request byte to the last body byte (the median of 3 GETs a run, the body written to
+/dev/null as msgperf keeps none; one GET first is checked byte for byte), against msgperf's raw
+one-way rate at 16384 bytes over the same type (the anchor; the goal is a ratio of at least 0.8):
 
-| figure | kbit/s |
-|---|---|
-| msgperf usrsctp one way, 16384 B | $(spread <"$tmp/raw") |
-| HTTP GET 10 MiB over usrsctp | $(spread <"$tmp/http") |
-| ratio HTTP / raw | $(spread <"$tmp/hr") |
-
-UDP RcvbufErrors over these runs: $((e1 - e0)).
-
+| type | msgperf one way, 16384 B, kbit/s | HTTP GET 10 MiB, kbit/s | ratio HTTP / raw | UDP RcvbufErrors |
+|---|---|---|---|---|
 EOF
+http_vs_raw usrsctp
+http_vs_raw usrsctp-nt
+echo
 
 # --- sctphttpd against nginx over TCP ---
 rps() { # THREADS URL -> requests/s
@@ -178,7 +202,9 @@ TCP one way on the loopback, 131072-byte writes (kbit/s):
 
 EOF
 if [ "${SCALE:-0}" = 1 ]; then
-	"$here/scale-bench.sh" "$D"
+	USRSCTP_TYPE=usrsctp "$here/scale-bench.sh" "$D"
+	echo
+	USRSCTP_TYPE=usrsctp-nt "$here/scale-bench.sh" "$D"
 	echo
 fi
 echo "Load average at the end: $(bench_load)."
