@@ -14,6 +14,7 @@ struct ev_fd {
 	void *arg;
 	unsigned events;
 	unsigned gen; /* bumped on every change, so a stale event for a reused fd is dropped */
+	int weak;     /* does not keep ev_run going (ev_fd_weak) */
 };
 
 struct ev_call {
@@ -32,6 +33,9 @@ struct ev_loop {
 	struct ev_call *defer;    /* calls to run before the next wait */
 	size_t ndefer, capdefer;
 	size_t nwatch;            /* fds with a watcher */
+	size_t nweak, nweakheap;  /* of these, and of the timers, the weak ones */
+	struct ev_call onfree[EV_ONFREE_MAX]; /* called by ev_free (ev_on_free) */
+	size_t nonfree;
 };
 
 uint64_t
@@ -63,8 +67,12 @@ bad:
 void
 ev_free(struct ev_loop *loop)
 {
+	size_t i;
+
 	if (loop == NULL)
 		return;
+	for (i = 0; i < loop->nonfree; i++)
+		loop->onfree[i].cb(loop, loop->onfree[i].arg);
 	close(loop->epfd);
 	free(loop->fds);
 	free(loop->heap);
@@ -143,6 +151,45 @@ ev_fd_del(struct ev_loop *loop, int fd)
 	f->events = 0;
 	f->gen++;
 	loop->nwatch--;
+	if (f->weak) {
+		f->weak = 0;
+		loop->nweak--;
+	}
+}
+
+/* A watched fd that does not keep ev_run going by itself (libuv's unref): a helper's socket
+ * that should be read while the loop runs, and not be the reason it runs. */
+void
+ev_fd_weak(struct ev_loop *loop, int fd)
+{
+	if (fd < 0 || (size_t)fd >= loop->nfds || loop->fds[fd].cb == NULL || loop->fds[fd].weak)
+		return;
+	loop->fds[fd].weak = 1;
+	loop->nweak++;
+}
+
+/* cb(loop, arg) at ev_free, before the loop goes: for whoever keeps a pointer to it. */
+int
+ev_on_free(struct ev_loop *loop, ev_cb *cb, void *arg)
+{
+	if (loop->nonfree == EV_ONFREE_MAX)
+		return -1;
+	loop->onfree[loop->nonfree].cb = cb;
+	loop->onfree[loop->nonfree].arg = arg;
+	loop->nonfree++;
+	return 0;
+}
+
+void
+ev_on_free_cancel(struct ev_loop *loop, ev_cb *cb, void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < loop->nonfree; i++)
+		if (loop->onfree[i].cb == cb && loop->onfree[i].arg == arg) {
+			loop->onfree[i] = loop->onfree[--loop->nonfree];
+			return;
+		}
 }
 
 /* Timers: a min-heap on when_us; each timer knows its slot, so stopping is O(log n). */
@@ -198,6 +245,8 @@ ev_timer_stop(struct ev_loop *loop, struct ev_timer *t)
 	i = t->slot - 1;
 	t->slot = 0;
 	loop->nheap--;
+	if (t->weak)
+		loop->nweakheap--;
 	if (i == loop->nheap)
 		return;
 	moved = loop->heap[loop->nheap];
@@ -223,6 +272,8 @@ ev_timer_start(struct ev_loop *loop, struct ev_timer *t, uint64_t after_us, ev_c
 	t->arg = arg;
 	ev_heap_put(loop, loop->nheap++, t);
 	ev_heap_up(loop, loop->nheap - 1);
+	if (t->weak)
+		loop->nweakheap++;
 }
 
 int
@@ -342,7 +393,9 @@ int
 ev_run(struct ev_loop *loop)
 {
 	loop->stop = 0;
-	while (!loop->stop && (loop->nwatch > 0 || loop->nheap > 0 || loop->ndefer > 0))
+	/* until stopped, or until nothing but weak fds and timers is left (ev_fd_weak) */
+	while (!loop->stop && (loop->nwatch > loop->nweak || loop->nheap > loop->nweakheap ||
+	    loop->ndefer > 0))
 		if (ev_run_once(loop, -1) == -1)
 			return -1;
 	return 0;

@@ -20,13 +20,19 @@ struct ev_timer {
 	ev_cb *cb;
 	void *arg;
 	size_t slot; /* index in the heap + 1; 0 = not armed */
+	int weak;    /* set before ev_timer_start: does not keep ev_run going */
 };
+
+#define EV_ONFREE_MAX 4 /* ev_on_free callbacks per loop */
 
 /* ev.c */
 struct ev_loop *ev_new(char *err, size_t errlen);
 void ev_free(struct ev_loop *loop);
 int ev_fd_set(struct ev_loop *loop, int fd, unsigned events, ev_fd_cb *cb, void *arg);
 void ev_fd_del(struct ev_loop *loop, int fd);
+void ev_fd_weak(struct ev_loop *loop, int fd);
+int ev_on_free(struct ev_loop *loop, ev_cb *cb, void *arg);
+void ev_on_free_cancel(struct ev_loop *loop, ev_cb *cb, void *arg);
 void ev_timer_start(struct ev_loop *loop, struct ev_timer *t, uint64_t after_us, ev_cb *cb, void *arg);
 void ev_timer_stop(struct ev_loop *loop, struct ev_timer *t);
 int ev_timer_armed(const struct ev_timer *t);

@@ -265,7 +265,7 @@ static void
 tp_usrsctp_addr_str(const struct sockaddr *sa, socklen_t len, char *buf, size_t buflen)
 {
 	if (sa->sa_family == AF_CONN)
-		tp_usrsctp_nt_str((const struct sockaddr_conn *)sa, buf, buflen);
+		tp_usrsctp_peer_str((const struct sockaddr_conn *)sa, buf, buflen);
 	else
 		tp_addr_str(sa, len, buf, buflen);
 }
@@ -672,7 +672,7 @@ tp_usrsctp_connect_m(struct tp_conn *c, const struct tp_addrs *a, const struct t
 	}
 	ss = a->a[0];
 	if (m->conn) {
-		if (tp_usrsctp_nt_conn_addr(&a->a[0], o->udp_remote_port ? o->udp_remote_port :
+		if (tp_usrsctp_peer_conn_addr(&a->a[0], o->udp_remote_port ? o->udp_remote_port :
 		    TP_USRSCTP_PORT, (struct sockaddr_conn *)&ss, c->err, sizeof(c->err)) == -1)
 			return TP_ERROR;
 		sslen = sizeof(struct sockaddr_conn);

@@ -34,11 +34,17 @@ void tp_usrsctp_stats_file(void);
 int tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, char *err,
     size_t errlen);
 int tp_usrsctp_nt_running(void);
-int tp_usrsctp_nt_conn_addr(const struct sockaddr_storage *ip, uint16_t udp_port,
-    struct sockaddr_conn *out, char *err, size_t errlen);
-void tp_usrsctp_nt_str(const struct sockaddr_conn *sc, char *buf, size_t len);
-const struct sockaddr_storage *tp_usrsctp_nt_bound(void);
 size_t tp_usrsctp_nt_stats(char *buf, size_t len);
+
+/* tp_usrsctp_peer.c: the threadless stack's peers, remote UDP addresses as handles */
+void tp_usrsctp_peer_family(int family);
+uintptr_t tp_usrsctp_peer_get(const struct sockaddr *sa, socklen_t len, uint64_t now);
+const struct sockaddr *tp_usrsctp_peer_addr(uintptr_t h, socklen_t *len, uint64_t now);
+void tp_usrsctp_peer_gc(uint64_t now);
+void tp_usrsctp_peer_counts(size_t *used, unsigned long *evicted);
+int tp_usrsctp_peer_conn_addr(const struct sockaddr_storage *ip, uint16_t udp_port,
+    struct sockaddr_conn *out, char *err, size_t errlen);
+void tp_usrsctp_peer_str(const struct sockaddr_conn *sc, char *buf, size_t len);
 
 /* tp_usrsctp_wake.c */
 uintptr_t tp_usrsctp_wake_new(struct socket *so, char *err, size_t errlen);
@@ -64,5 +70,6 @@ void tp_usrsctp_linger_close(struct socket *so);
 int tp_usrsctp_linger_finish(int ms, void (*wait)(void));
 void tp_usrsctp_linger_threadless(void);
 void tp_usrsctp_linger_tick(void);
+size_t tp_usrsctp_linger_count(void);
 
 #endif

@@ -199,6 +199,18 @@ tp_usrsctp_linger_close(struct socket *so)
 	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
 }
 
+/* Sockets lingering now. */
+size_t
+tp_usrsctp_linger_count(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&tp_usrsctp_linger_mu);
+	n = tp_usrsctp_lcount;
+	pthread_mutex_unlock(&tp_usrsctp_linger_mu);
+	return n;
+}
+
 /* The threadless stack (tp_usrsctp_nt.c): no reaper thread; its loop's tick reaps. */
 void
 tp_usrsctp_linger_threadless(void)

@@ -13,8 +13,8 @@ main_usage(FILE *fp)
 "       rtpaudio compare [OPTIONS] REF.wav OUT.wav align and compare two decodes\n"
 "       rtpaudio compare --quality REF OUT.wav     a decode's quality figure\n"
 "       rtpaudio SUBCOMMAND --help                 the options of each\n"
-"Transports: udp, sctp and prsctp (kernel or usrsctp, every message unordered), tcp\n"
-"(RFC 4571 framing). See rtpaudio(1).\n");
+"Transports: udp, sctp and prsctp (kernel, usrsctp or usrsctp-nt, every message\n"
+"unordered), tcp (RFC 4571 framing). See rtpaudio(1).\n");
 }
 
 int

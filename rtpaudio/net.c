@@ -12,13 +12,16 @@
 #include "tp.h"
 #include "tp_cli.h"
 
-/* The one place a transport's name is read, and the stack's: usrsctp is SCTP in UDP. */
+/* The one place a transport's name is read, and the stack's: usrsctp is SCTP in UDP, with
+ * usrsctp's threads or without them (usrsctp-nt, in the program's loop). */
 static const struct {
 	const char *name;
+	const char *tp_type; /* the tp type of sctp and prsctp on this stack */
 	int udp;
 } rtpaudio_stacks[] = {
-	{ "kernel", 0 },
-	{ "usrsctp", 1 },
+	{ "kernel", "sctp", 0 },
+	{ "usrsctp", "usrsctp", 1 },
+	{ "usrsctp-nt", "usrsctp-nt", 1 },
 };
 static const struct {
 	const char *name;
@@ -86,10 +89,11 @@ rtpaudio_net_check(struct rtpaudio_net *n, char *err, size_t errlen)
 	for (i = 0; i < ns && strcmp(n->stack, rtpaudio_stacks[i].name) != 0; i++)
 		;
 	if (i == ns) {
-		tp_seterr(err, errlen, "unknown stack '%s' (kernel, usrsctp)", n->stack);
+		tp_seterr(err, errlen, "unknown stack '%s' (kernel, usrsctp, usrsctp-nt)", n->stack);
 		return -1;
 	}
 	n->udp = rtpaudio_stacks[i].udp;
+	n->sctp_type = rtpaudio_stacks[i].tp_type;
 	if ((n->rto_min_ms || n->rto_max_ms) && !n->caps.assoc) {
 		tp_seterr(err, errlen, "--rto-min and --rto-max need sctp or prsctp");
 		return -1;
@@ -133,7 +137,7 @@ rtpaudio_tp_type(const struct rtpaudio_net *n)
 {
 	if (n->caps.rtcp_inband)
 		return "tcpm";
-	return n->udp ? "usrsctp" : "sctp";
+	return n->sctp_type;
 }
 
 static void

@@ -1,8 +1,9 @@
 #!/bin/bash
 # rtpaudio.sh: rtpaudio send -> play on the loopback over udp, tcp (RFC 4571) and usrsctp
-# (sctp, prsctp): the played PCM equals mpg123's decode of the file sample for sample (offset
-# 0, same length); a lossy run conceals and says "not satisfactory". "--kernel" runs the
-# kernel SCTP variants (inside the VM when the host lacks SCTP, see rtpaudio-kernel.sh).
+# (sctp, prsctp; with the stack's threads and without, usrsctp-nt): the played PCM equals
+# mpg123's decode of the file sample for sample (offset 0, same length); a lossy run conceals
+# and says "not satisfactory". "--kernel" runs the kernel SCTP variants (inside the VM when
+# the host lacks SCTP, see rtpaudio-kernel.sh).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
@@ -92,6 +93,12 @@ exact usctp
 rtcp usctp
 stream uprsctp "-t prsctp -s usrsctp" "--lifetime 300"
 exact uprsctp
+# the same over usrsctp without its threads (usrsctp-nt, in rtpaudio's loop)
+stream ntsctp "-t sctp -s usrsctp-nt"
+exact ntsctp
+rtcp ntsctp
+stream ntprsctp "-t prsctp -s usrsctp-nt" "--lifetime 300"
+exact ntprsctp
 # --lifetime auto on an interleaved RFC 3119 stream: its timestamps jump back and forth, so
 # the player reports a large jitter where the loopback has none; the sender takes only the
 # jitter beyond its own send times' (self_jitter_ms), and keeps the lifetime at the playout

@@ -1,8 +1,8 @@
 #!/bin/bash
 # sctp-encap.sh: kernel SCTP and usrsctp on one association (RFC 6951, SCTP in UDP): sctphttpd
 # on kernel SCTP serving httpget and httpload on usrsctp with 1, 10 and 100 streams, the
-# reverse (sctphttpd on usrsctp, the clients on kernel SCTP encapsulated), and msgperf both
-# ways, every body verified, and rtpaudio's MP3 over SCTP both ways, decoded exactly (TAP).
+# reverse (sctphttpd on usrsctp, the clients on kernel SCTP encapsulated), the same both ways
+# with usrsctp-nt (the stack without its threads), and msgperf both ways, every body verified, and rtpaudio's MP3 over SCTP both ways, decoded exactly (TAP).
 # Kernel SCTP in UDP needs Linux 5.11 or later: natively where
 # the kernel has SCTP, else inside the VM (test/vm/run): "--inner" is the part run there.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,13 +40,14 @@ orig_reconf=$(sysctl -n net.sctp.reconf_enable)
 trap 'scratch_cleanup; sysctl -qw net.sctp.udp_port="$orig_udp" net.sctp.reconf_enable="$orig_reconf"' EXIT
 
 # Ports: the kernel's UDP port (the whole network namespace's), then one per usrsctp process.
-udp_base 10
+udp_base 12
 KU=$udp_base                                   # kernel SCTP in UDP
 SU=$((udp_base + 1))                           # sctphttpd on usrsctp
 GU=$((udp_base + 2)) LU=$((udp_base + 3))      # httpget, httpload on usrsctp
 MS=$((udp_base + 4)) MC=$((udp_base + 5))      # msgperf server, client on usrsctp
 RS=$((udp_base + 6)) RC=$((udp_base + 7))      # stream reset: usrsctp server, client
 RP=$((udp_base + 8)) RT=$((udp_base + 9))      # rtpaudio player, sender on usrsctp
+NS=$((udp_base + 10))                          # sctphttpd on usrsctp-nt
 sctp_free() { ! ss -Hln --sctp "sport = :$1" 2>/dev/null | grep -q .; }
 for try in $(seq 1 30); do
 	b=$((20000 + (RANDOM % 2000) * 8))
@@ -142,6 +143,18 @@ for s in 1 10 100; do
 	loads "usrsctp server" sctp $((b + 2)) $s --sctp-udp-remote-port $SU
 done
 
+# ---- usrsctp-nt (usrsctp without its threads, AF_CONN) with kernel SCTP in UDP, both ways ----
+for c in 1 100; do
+	gets "kernel server" usrsctp-nt $b $c --udp-port $GU --udp-remote-port $KU
+done
+loads "kernel server" usrsctp-nt $b 10 --udp-port $LU --udp-remote-port $KU
+httpd_start -n 2 usrnt -p 0 -h 127.0.0.1 -d "$doc" -L usrsctp-nt:127.0.0.1:$((b + 6)) --udp-port $NS
+ok $? "sctphttpd listens on usrsctp-nt (UDP port $NS)"
+for c in 1 100; do
+	gets "usrsctp-nt server" sctp $((b + 6)) $c --sctp-udp-remote-port $NS
+done
+loads "usrsctp-nt server" sctp $((b + 6)) 10 --sctp-udp-remote-port $NS
+
 # ---- msgperf both ways: echoes compared byte for byte, throughput both directions ----
 mperf() {  # mperf WHO STYPE SOPTS CTYPE COPTS
 	local who=$1 st=$2 so=$3 ct=$4 co=$5 port=$6 spid rc
@@ -160,6 +173,8 @@ mperf() {  # mperf WHO STYPE SOPTS CTYPE COPTS
 }
 mperf "usrsctp to kernel" sctp "" usrsctp "--udp-port $MC --udp-remote-port $KU" $((b + 3))
 mperf "kernel to usrsctp" usrsctp "--udp-port $MS" sctp "--sctp-udp-remote-port $MS" $((b + 4))
+mperf "usrsctp-nt to kernel" sctp "" usrsctp-nt "--udp-port $MC --udp-remote-port $KU" $((b + 7))
+mperf "kernel to usrsctp-nt" usrsctp-nt "--udp-port $MS" sctp "--sctp-udp-remote-port $MS" $((b + 8))
 
 # ---- CRC32c: tshark checks every packet of both stacks, usrsctp's own http_client too ----
 # (usrsctp leaves the checksum out on loopback by default, sctp_no_csum_on_loopback; our

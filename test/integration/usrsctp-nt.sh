@@ -46,7 +46,7 @@ done
 
 # 3: httpload, 100 associations of 10 calls each with 10 streams, keep-alive: no error
 "$L" --server 127.0.0.1 --port 8080 --uri /1k --proto usrsctp-nt --udp-port $cli --udp-remote-port $srv \
-    -c 100 --num-conns 100 --num-calls 10 --timeout 20 --json >"$tmp/l.json" 2>"$tmp/l.err"
+    -c 100 --num-conns 100 --num-calls 10 --streams 10 --timeout 20 --json >"$tmp/l.json" 2>"$tmp/l.err"
 rc=$?
 jf() { python3 -c 'import json, sys
 v = json.load(open(sys.argv[1]))
@@ -57,7 +57,15 @@ errs=$(jf "$tmp/l.json" errors/total)
 [ $rc -eq 0 ] && [ "$replies" = 1000 ] && [ "$errs" = 0 ]
 ok $? "httpload on usrsctp-nt, 100 associations x 10 calls: $replies replies, $errs errors"
 
-# 4: tshark on the wire: every packet's CRC32c good, DATA with PPID 63, and no datagram over
+# 4: an association silent for 2 s goes on (its peer is remembered: 10 minutes): httpload,
+# one session of 2 calls 2 s apart on one association
+"$L" --server 127.0.0.1 --port 8080 --uri /1k --proto usrsctp-nt --udp-port $cli --udp-remote-port $srv \
+    --wsess 1,2,2 --rate 1 --timeout 20 --json >"$tmp/w.json" 2>"$tmp/w.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(jf "$tmp/w.json" replies)" = 2 ] && [ "$(jf "$tmp/w.json" errors/total)" = 0 ]
+ok $? "an association idle for 2 s between its calls: 2 replies, no error (exit $rc)"
+
+# 5: tshark on the wire: every packet's CRC32c good, DATA with PPID 63, and no datagram over
 # the path MTU the type sets (1452 bytes of SCTP, 1460 of UDP)
 if command -v tshark >/dev/null; then
 	tshark -i lo -f "udp port $srv" -w "$tmp/cap.pcapng" -q 2>"$tmp/ts.err" &
@@ -88,7 +96,7 @@ else
 	ok 0 "# SKIP tshark not installed"
 fi
 
-# 5: the exit: httpget on usrsctp-nt ends within 20 ms of its last body byte (median of 5,
+# 6: the exit: httpget on usrsctp-nt ends within 20 ms of its last body byte (median of 5,
 # the worse of two sizes; 100 ms under AddressSanitizer, whose leak check is left out)
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
     python3 - "$G" $cli $srv >"$tmp/exit.txt" 2>&1 <<'PY'
@@ -116,7 +124,7 @@ if asan; then lim=100; else lim=20; fi
 [ $rc -eq 0 ] && [ -n "$worst" ] && awk -v w="$worst" -v l="$lim" 'BEGIN { exit !(w < l) }'
 ok $? "httpget on usrsctp-nt ends within $lim ms of its last body byte (median: $worst ms)"
 
-# 6: garbage at the server's UDP port: short, random, an SCTP packet with a wrong checksum; the
+# 7: garbage at the server's UDP port: short, random, an SCTP packet with a wrong checksum; the
 # server counts the bad ones (SIGUSR2) and serves on
 s0=$(sigusr2_line $hp "$tmp/h.err" "transport counters")
 python3 - $srv <<'PY'
@@ -140,7 +148,7 @@ bad0=$(tr ' ' '\n' <<<"$s0" | sed -n 's/^udp_bad_crc=//p') bad1=$(tr ' ' '\n' <<
 ok $? "205 bad datagrams at the server's UDP port: $((${bad1:-0} - ${bad0:-0})) counted as bad CRC32c (udp_bad_crc), and it serves on"
 kill $hp; wait $hp 2>/dev/null
 
-# 7: the threaded sctphttpd (type usrsctp) with httpget on usrsctp-nt: the other way round
+# 8: the threaded sctphttpd (type usrsctp) with httpget on usrsctp-nt: the other way round
 daemon_start h2 'listening on usrsctp ' "$H" -L usrsctp:127.0.0.1:8080 --udp-port $srv \
     --udp-remote-port $cli -d "$doc" || { done_testing; exit; }
 rm -f "$tmp/got"
@@ -149,7 +157,7 @@ rm -f "$tmp/got"
 ok $? "httpget on usrsctp-nt from sctphttpd on usrsctp (threads): 10 MiB, byte for byte"
 kill $daemon_pid; wait $daemon_pid 2>/dev/null
 
-# 8: msgperf one way at every size, server and client processes: no datagram dropped
+# 9: msgperf one way at every size, server and client processes: no datagram dropped
 # (RcvbufErrors of /proc/net/snmp, this host's; the rate is told)
 rcvbuf_errors() { awk '/^Udp:/ { n++; if (n == 1) for (i = 1; i <= NF; i++) h[i] = $i
 	else for (i = 1; i <= NF; i++) if (h[i] == "RcvbufErrors") print $i }' /proc/net/snmp; }
@@ -169,7 +177,7 @@ diag "msgperf usrsctp-nt one way, kbit/s:$rates"
 [ $fails = 0 ] && [ $((e1 - e0)) = 0 ]
 ok $? "msgperf on usrsctp-nt one way at 100, 1000, 10000, 16384 B: every run done, $((e1 - e0)) datagrams dropped"
 
-# 9-10: refused with a reason: several addresses (one path per association), and both stacks
+# 10-11: refused with a reason: several addresses (one path per association), and both stacks
 # in one process
 "$H" -L usrsctp-nt:127.0.0.1,127.0.0.2:8080 --udp-port $srv -d "$doc" >/dev/null 2>"$tmp/e1" &
 bp=$!

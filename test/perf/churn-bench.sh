@@ -7,7 +7,8 @@
 # the server's stderr is searched for sanitizer reports. Markdown on stdout; exit 1 if the
 # server died or a sanitizer reported anything.
 #   test/perf/churn-bench.sh [TOTAL]   (default 200000; C=50, CHUNK=20; USRSCTP_LIBDIR=DIR:
-#   both processes on DIR/libusrsctp.so.2, such as scripts/usrsctp-release.sh's)
+#   both processes on DIR/libusrsctp.so.2, such as scripts/usrsctp-release.sh's;
+#   USRSCTP_TYPE=usrsctp-nt: the threadless type, bench-lib.sh)
 #   test/perf/churn-bench.sh 1000000 >docs/churn.md: the figure of docs/churn.md
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,7 @@ bench_usrsctp_httpd churn-bench
 field() { json_field "$1" "$2" 0; }
 
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-echo "## Association churn: sctphttpd over usrsctp"
+echo "## Association churn: sctphttpd over $USRSCTP_TYPE"
 echo
 echo "Written by test/perf/churn-bench.sh $TOTAL on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit,"
 echo "host $(uname -n), $(nproc) CPUs (shared: read the load column)."
@@ -39,7 +40,7 @@ done_n=0 k=0 died=0
 rss_half=
 while [ "$done_n" -lt "$TOTAL" ]; do
 	k=$((k + 1))
-	"${usrsctp_env[@]}" "$HTTPLOAD" --server 127.0.0.1 --port 8080 --uri /1k.bin --proto usrsctp \
+	"${usrsctp_env[@]}" "$HTTPLOAD" --server 127.0.0.1 --port 8080 --uri /1k.bin --proto "$USRSCTP_TYPE" \
 	    --udp-port $((base + 1)) --udp-remote-port "$base" -c "$C" -d "$CHUNK" --num-calls 1 \
 	    --timeout 10 --json >"$tmp/j" 2>>"$tmp/l.err"
 	n=$(field "$tmp/j" connections)

@@ -79,7 +79,7 @@ cli_pct() { # httpload's own CPU over its duration, from its --json
 	    'BEGIN { if (d > 0) printf "%.0f\n", 100 * (u + s) / d }'
 }
 
-echo "## Scaling: sctphttpd over usrsctp beside TCP${USRSCTP_TYPE#usrsctp}"
+echo "## Scaling: sctphttpd over $USRSCTP_TYPE beside TCP"
 echo
 echo "httpload -c N (closed loop) on a 1 KiB file, ${D} s a run, $RUNS runs each, usrsctp and TCP"
 echo "interleaved; one sctphttpd serving both. Load average at the start: $(bench_load)."

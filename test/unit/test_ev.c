@@ -1,4 +1,5 @@
-/* test_ev.c: event loop: fd watchers, timers in order, stopping timers, deferred calls. */
+/* test_ev.c: event loop: fd watchers, timers in order, stopping timers, deferred calls, weak fds
+ * and timers, calls at ev_free. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,6 +104,71 @@ test_fd_watch(void **state)
 	ev_free(loop);
 }
 
+/* Weak fds and timers are served while the loop runs and do not keep it running: a weak timer
+ * due before the one strong timer fires, the run ends with that timer though the weak fd and a
+ * later weak timer are still there; ev_free calls what was asked, and a cancelled one not. */
+static int weak_ticks, freed;
+
+static void
+weak_tick(struct ev_loop *loop, void *arg)
+{
+	(void)loop;
+	(void)arg;
+	weak_ticks++;
+}
+
+static void
+on_free(struct ev_loop *loop, void *arg)
+{
+	(void)loop;
+	freed += (int)(intptr_t)arg;
+}
+
+static void
+never(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	(void)loop;
+	(void)fd;
+	(void)events;
+	(void)arg;
+	fail_msg("a weak fd with nothing to read fired");
+}
+
+static void
+test_weak(void **state)
+{
+	struct ev_timer strong = { 0 }, w1 = { 0 }, w2 = { 0 };
+	struct ev_loop *loop;
+	char err[128];
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	loop = ev_new(err, sizeof(err));
+	assert_int_equal(ev_fd_set(loop, fds[0], EV_READ, never, NULL), 0);
+	ev_fd_weak(loop, fds[0]);
+	w1.weak = w2.weak = 1;
+	ev_timer_start(loop, &w1, 1000, weak_tick, NULL);
+	ev_timer_start(loop, &w2, 60 * 1000000ull, weak_tick, NULL);
+	ev_timer_start(loop, &strong, 20000, weak_tick, NULL);
+	assert_int_equal(ev_run(loop), 0); /* returns after the strong timer, not 60 s later */
+	assert_int_equal(weak_ticks, 2);
+	assert_true(ev_timer_armed(&w2));
+	ev_timer_stop(loop, &w2);
+	ev_timer_start(loop, &w1, 1000, weak_tick, NULL); /* weak alone: nothing to run */
+	assert_int_equal(ev_run(loop), 0);
+	assert_int_equal(weak_ticks, 2);
+	ev_timer_stop(loop, &w1);
+	ev_fd_del(loop, fds[0]);
+	assert_int_equal(ev_on_free(loop, on_free, (void *)1), 0);
+	assert_int_equal(ev_on_free(loop, on_free, (void *)10), 0);
+	ev_on_free_cancel(loop, on_free, (void *)10);
+	ev_free(loop);
+	assert_int_equal(freed, 1);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static int again;
 
 static void
@@ -178,6 +244,7 @@ main(void)
 		cmocka_unit_test(test_fd_watch),
 		cmocka_unit_test(test_defer),
 		cmocka_unit_test(test_many_timers),
+		cmocka_unit_test(test_weak),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
