@@ -59,11 +59,20 @@ ok $? "httpload on usrsctp-nt, 100 associations x 10 calls: $replies replies, $e
 
 # 4: an association silent for 2 s goes on (its peer is remembered: 10 minutes): httpload,
 # one session of 2 calls 2 s apart on one association
-"$L" --server 127.0.0.1 --port 8080 --uri /1k --proto usrsctp-nt --udp-port $cli --udp-remote-port $srv \
-    --wsess 1,2,2 --rate 1 --timeout 20 --json >"$tmp/w.json" 2>"$tmp/w.err"
+# httpload watches nothing while it thinks: its stack must still acknowledge the answer (else
+# the server's retransmission timer fires, timodata)
+cnt() { tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
+t0=$(sigusr2_line $hp "$tmp/h.err" "transport counters" | cnt timodata)
+: >"$tmp/wcs"
+SCTPAPPS_USRSCTP_STATS=$tmp/wcs "$L" --server 127.0.0.1 --port 8080 --uri /1k --proto usrsctp-nt \
+    --udp-port $cli --udp-remote-port $srv --wsess 1,2,2 --rate 1 --timeout 20 --json \
+    >"$tmp/w.json" 2>"$tmp/w.err"
 rc=$?
-[ $rc -eq 0 ] && [ "$(jf "$tmp/w.json" replies)" = 2 ] && [ "$(jf "$tmp/w.json" errors/total)" = 0 ]
-ok $? "an association idle for 2 s between its calls: 2 replies, no error (exit $rc)"
+t1=$(sigusr2_line $hp "$tmp/h.err" "transport counters" | cnt timodata)
+tc=$(cnt timodata <"$tmp/wcs")
+[ $rc -eq 0 ] && [ "$(jf "$tmp/w.json" replies)" = 2 ] && [ "$(jf "$tmp/w.json" errors/total)" = 0 ] &&
+    [ -n "$t1" ] && [ "$t1" = "$t0" ] && [ "$tc" = 0 ]
+ok $? "an association idle for 2 s between its calls, unwatched: 2 replies, no error, no retransmission timeout (server timodata $t0 -> $t1, client ${tc:-none}; exit $rc)"
 
 # 5: tshark on the wire: every packet's CRC32c good, DATA with PPID 63, and no datagram over
 # the path MTU the type sets (1452 bytes of SCTP, 1460 of UDP)
