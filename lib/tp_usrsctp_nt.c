@@ -60,6 +60,7 @@ struct nt_watch {
 struct nt_loop {
 	struct ev_loop *loop;     /* NULL: a free entry */
 	int slow;                 /* its tick runs at NT_IDLE_TICK_US */
+	size_t watchers;          /* sockets watched in it: its tick keeps it running */
 	struct ev_timer tick;
 	struct nt_watch *head, *tail;
 };
@@ -172,13 +173,26 @@ nt_input_cb(struct ev_loop *loop, int fd, unsigned events, void *arg)
 	nt_read();
 }
 
+static void nt_tick_cb(struct ev_loop *loop, void *arg);
+
+/* The tick: fast while the stack has sockets, slow while it has none; strong (it keeps the loop
+ * running) while the loop watches a socket of the stack, weak while it watches none. */
+static void
+nt_tick_arm(struct nt_loop *L)
+{
+	ev_timer_stop(L->loop, &L->tick);
+	L->tick.weak = L->watchers == 0;
+	ev_timer_start(L->loop, &L->tick, L->slow ? NT_IDLE_TICK_US : NT_TICK_US, nt_tick_cb, L);
+}
+
 static void
 nt_tick_cb(struct ev_loop *loop, void *arg)
 {
 	struct nt_loop *L = arg;
 
+	(void)loop;
 	L->slow = nt_nwatch == 0 && tp_usrsctp_linger_count() == 0;
-	ev_timer_start(loop, &L->tick, L->slow ? NT_IDLE_TICK_US : NT_TICK_US, nt_tick_cb, L);
+	nt_tick_arm(L);
 	nt_timers();
 }
 
@@ -191,8 +205,7 @@ nt_tick_fast(void)
 	for (i = 0; i < NT_LOOPS; i++)
 		if (nt_loops[i].loop != NULL && nt_loops[i].slow) {
 			nt_loops[i].slow = 0;
-			ev_timer_start(nt_loops[i].loop, &nt_loops[i].tick, NT_TICK_US, nt_tick_cb,
-			    &nt_loops[i]);
+			nt_tick_arm(&nt_loops[i]);
 		}
 }
 
@@ -269,10 +282,12 @@ nt_upcall(struct socket *so, void *arg, int flags)
 
 /*
  * Loops: a loop that watched a socket of the stack once drives it from then on: it reads the
- * UDP socket and ticks, weakly (ev_fd_weak: its ev_run ends as it would without them), until
- * the loop is freed (ev_on_free). A stack must run while it has associations, watched or not:
- * a client that stopped watching its connections between calls still has to acknowledge what
- * comes and time what it sent.
+ * UDP socket and ticks until the loop is freed (ev_on_free). A stack must run while it has
+ * associations, watched or not: a client that stopped watching its connections between calls
+ * still has to acknowledge what comes and time what it sent. The UDP socket is a weak watcher
+ * (ev_fd_weak) and the tick is weak while the loop watches no socket of the stack: ev_run then
+ * ends as it would without them; while it watches one, the tick keeps it running, as a
+ * watched kernel socket's fd would.
  */
 static void nt_loop_gone(struct ev_loop *loop, void *arg);
 
@@ -304,8 +319,7 @@ nt_loop_get(struct ev_loop *loop)
 	ev_fd_weak(loop, nt_fd);
 	memset(L, 0, sizeof(*L));
 	L->loop = loop;
-	L->tick.weak = 1;
-	ev_timer_start(loop, &L->tick, NT_TICK_US, nt_tick_cb, L);
+	nt_tick_arm(L);
 	return freel;
 }
 
@@ -329,10 +343,16 @@ nt_loop_gone(struct ev_loop *loop, void *arg)
 static void
 nt_unwatch(struct nt_watch *w)
 {
+	struct nt_loop *L;
+
 	if (w->li < 0)
 		return;
-	if (nt_loops[w->li].loop == w->loop)
+	L = &nt_loops[w->li];
+	if (L->loop == w->loop) {
 		nt_unlink(w);
+		if (--L->watchers == 0)
+			nt_tick_arm(L); /* weak now */
+	}
 	w->li = -1;
 }
 
@@ -369,6 +389,8 @@ nt_wake_watch(uintptr_t id, struct ev_loop *loop, tp_usrsctp_wake_cb *cb, void *
 		return -1;
 	w->li = i;
 	w->loop = loop;
+	if (nt_loops[i].watchers++ == 0)
+		nt_tick_arm(&nt_loops[i]); /* strong now */
 	if (w->pending)
 		nt_queue(w); /* what the stack told while nobody watched */
 	return 0;
