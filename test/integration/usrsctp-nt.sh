@@ -17,14 +17,8 @@ grep -q 'define HAVE_USRSCTP 1' "$top_builddir/config.h" || { ok 1 "usrsctp not 
 scratch usrsctp-nt
 asan() { grep -q 'fsanitize=address' "$top_builddir/Makefile" 2>/dev/null; }
 
-udp_free() { ! ss -Huan "sport = :$1" 2>/dev/null | grep -q .; }
-for try in $(seq 1 30); do
-	base=$((33000 + (RANDOM % 500) * 8))
-	ok_all=1
-	for i in 0 1 2 3 4 5 6 7; do udp_free $((base + i)) || ok_all=0; done
-	[ $ok_all = 1 ] && break
-done
-srv=$base cli=$((base + 1)) cli2=$((base + 2))
+udp_base 8
+base=$udp_base srv=$udp_base cli=$((udp_base + 1))
 doc=$tmp/doc
 mkdir -p "$doc"
 head -c 1024 /dev/urandom >"$doc/1k"
