@@ -16,11 +16,12 @@
 #include "tp_usrsctp.h"
 
 /*
- * The process owns one UDP socket on its port (tp_opts.udp_port). Every loop that watches a
- * socket of the stack also watches that UDP socket and a 10 ms timer: the loop reads the
- * datagrams in batches (recvmmsg) and hands each to usrsctp_conninput, and the timer calls
- * usrsctp_handle_timers with the time gone by. The stack sends through tp_usrsctp_nt_output,
- * a sendto on the same socket, in the caller's own call (a usrsctp_sendv sends at once).
+ * The process owns one UDP socket on its port (tp_opts.udp_port). A loop that watched a socket
+ * of the stack also watches that UDP socket and a 10 ms timer, until the loop is freed (see
+ * "Loops" below): the loop reads the datagrams in batches (recvmmsg) and hands each to
+ * usrsctp_conninput, and the timer calls usrsctp_handle_timers with the time gone by. The
+ * stack sends through nt_output, a sendto on the same socket, in the caller's own call (a
+ * usrsctp_sendv sends at once).
  * Nothing runs beside the loop: no receive thread, no timer thread, no bell, nothing to join
  * at exit (the lingering shutdowns are pumped by the exit itself, tp_usrsctp_nt_atexit).
  *
@@ -35,7 +36,7 @@
  *
  * The stack's upcalls come in the loop's own calls (conninput, handle_timers, sendv): they
  * only queue the socket on its loop's list, which a deferred call passes on after the batch,
- * before the loop sleeps (tp_usrsctp_nt_drain), as tp_usrsctp_wake.c does for the threads.
+ * before the loop sleeps (nt_drain), as tp_usrsctp_wake.c does for the threads.
  */
 
 #define NT_TICK_US 10000          /* usrsctp_handle_timers' period while the stack has sockets */
