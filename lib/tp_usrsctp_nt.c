@@ -2,7 +2,6 @@
  * event loops of the process: the stack of the type usrsctp-nt (tp_usrsctp.c). */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -110,23 +109,24 @@ static void
 nt_read(void)
 {
 	static unsigned char bufs[NT_BATCH][NT_DGRAM];
-	struct sockaddr_storage from[NT_BATCH];
-	struct mmsghdr mm[NT_BATCH];
-	struct iovec iov[NT_BATCH];
+	static struct sockaddr_storage from[NT_BATCH];
+	static struct mmsghdr mm[NT_BATCH];
+	static struct iovec iov[NT_BATCH];
 	uint64_t now;
 	uintptr_t h;
 	int b, i, n;
 
-	for (b = 0; b < NT_BATCHES; b++) {
-		memset(mm, 0, sizeof(mm));
+	if (mm[0].msg_hdr.msg_iov == NULL) /* the headers once; recvmmsg rewrites their lengths */
 		for (i = 0; i < NT_BATCH; i++) {
 			iov[i].iov_base = bufs[i];
 			iov[i].iov_len = NT_DGRAM;
 			mm[i].msg_hdr.msg_iov = &iov[i];
 			mm[i].msg_hdr.msg_iovlen = 1;
 			mm[i].msg_hdr.msg_name = &from[i];
-			mm[i].msg_hdr.msg_namelen = sizeof(from[i]);
 		}
+	for (b = 0; b < NT_BATCHES; b++) {
+		for (i = 0; i < NT_BATCH; i++)
+			mm[i].msg_hdr.msg_namelen = sizeof(from[i]);
 		if ((n = recvmmsg(nt_fd, mm, NT_BATCH, MSG_DONTWAIT, NULL)) <= 0)
 			return;
 		now = ev_clock_us();
