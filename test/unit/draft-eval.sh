@@ -1,0 +1,57 @@
+#!/bin/sh
+# draft-eval.sh: the draft's measurements come from docs/results.md, not from a hand. The draft
+# holds no "[results: ...]" placeholder and includes drafts/eval-04.md; that fragment is exactly
+# what drafts/eval.py makes from the committed docs/results.md (a number typed into it by hand
+# fails); the generator really reads the results (a planted figure in a copy appears in its
+# output, a ratio worded by it follows the number) and refuses results without experiment 04;
+# and the draft builds with mmark (drafts/build.sh) with the table in its XML.
+. "$(dirname "$0")/../lib.sh"
+scratch draft-eval
+draft=$top_srcdir/drafts/draft-sctpapps-http-over-sctp.md
+gen=$top_srcdir/drafts/eval.py
+res=$top_srcdir/docs/results.md
+
+! grep -n '\[results:' "$draft" >"$tmp/ph"
+ok $? "the draft has no [results: ...] placeholder" || sed 's/^/# /' "$tmp/ph"
+
+grep -qx '{{eval-04.md}}' "$draft"
+ok $? "the draft includes the generated fragment {{eval-04.md}}"
+
+python3 "$gen" --check >"$tmp/diff" 2>&1
+ok $? "drafts/eval-04.md is what drafts/eval.py makes from docs/results.md" || sed 's/^/# /' "$tmp/diff"
+
+# a figure typed into the fragment by hand is caught: the first table's first TCP figure, +1
+mkdir -p "$tmp/hand"
+awk -F'|' '/^\| [0-9]+ KiB \|/ && !done { $4 = " " ($4 + 1) " "; done = 1 } { print }' OFS='|' \
+    "$top_srcdir/drafts/eval-04.md" >"$tmp/hand/eval-04.md"
+! cmp -s "$tmp/hand/eval-04.md" "$top_srcdir/drafts/eval-04.md" &&
+    ! python3 "$gen" --check "$tmp/hand" >/dev/null 2>&1
+ok $? "a number changed by hand in the fragment fails --check"
+
+# a planted row in a copy of the results (04's first table, first file: TCP 8, SCTP 100
+# streams 3, 10 streams 20): in the output as planted, and the ratios computed from it
+mkdir -p "$tmp/plant"
+awk -F'|' '/^## 04\./ { s = 1 } /^## 05\./ { s = 0 }
+     s && /^\| [0-9]+ KiB \|/ && !done { $2 = " 2 KiB "; $4 = " 8 "; $6 = " 20 "; $7 = " 3 "; done = 1 }
+     { print }' OFS='|' "$res" >"$tmp/plant/results.md"
+python3 "$gen" --results "$tmp/plant/results.md" "$tmp/plant" 2>"$tmp/plant.err"
+grep -q '^| 2 KiB |[^|]*| 8 |[^|]*| 20 | 3 |' "$tmp/plant/eval-04.md" &&
+    grep -q 'link, as a ratio to TCP.s throughput: SCTP with 100 streams 0.38x for 2 KiB files and [0-9.]*x for [0-9]* KiB files; 10 streams 2.50x for 2 KiB files' \
+    "$tmp/plant/eval-04.md"
+ok $? "a planted row (TCP 8, SCTP 100 streams 3, 10 streams 20 KB/s): in the table, 0.38x and 2.50x in the text" ||
+    { sed 's/^/# /' "$tmp/plant.err"; grep -m1 '2 KiB' "$tmp/plant/eval-04.md" | sed 's/^/# /'; tail -1 "$tmp/plant/eval-04.md" | sed 's/^/# /'; }
+
+sed '/^## 04\./,/^## 05\./d' "$res" >"$tmp/no04.md"
+python3 "$gen" --results "$tmp/no04.md" "$tmp" >/dev/null 2>"$tmp/no04.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'experiment 04: no "## 04." section' "$tmp/no04.err"
+ok $? "results without experiment 04: exit 2 (was $rc), named" || sed 's/^/# /' "$tmp/no04.err"
+
+if command -v mmark >/dev/null 2>&1; then
+	sh "$top_srcdir/drafts/build.sh" "$tmp/out" >"$tmp/build.log" 2>&1 &&
+	    grep -q 'Experiment 4, 1 Mbit/s' "$tmp/out/draft-sctpapps-http-over-sctp.xml"
+	ok $? "the draft builds (drafts/build.sh) and its XML holds the generated table" || sed 's/^/# /' "$tmp/build.log"
+else
+	ok 1 "mmark is missing (scripts/setup.sh installs it): the draft cannot be built"
+fi
+done_testing
