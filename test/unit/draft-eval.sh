@@ -14,11 +14,11 @@ res=$top_srcdir/docs/results.md
 ! grep -n '\[results:' "$draft" >"$tmp/ph"
 ok $? "the draft has no [results: ...] placeholder" || sed 's/^/# /' "$tmp/ph"
 
-grep -qx '{{eval-04.md}}' "$draft"
-ok $? "the draft includes the generated fragment {{eval-04.md}}"
+grep -qx '{{eval-04.md}}' "$draft" && grep -qx '{{eval-06.md}}' "$draft"
+ok $? "the draft includes the generated fragments {{eval-04.md}} and {{eval-06.md}}"
 
 python3 "$gen" --check >"$tmp/diff" 2>&1
-ok $? "drafts/eval-04.md is what drafts/eval.py makes from docs/results.md" || sed 's/^/# /' "$tmp/diff"
+ok $? "drafts/eval-04.md and eval-06.md are what drafts/eval.py makes from docs/results.md" || sed 's/^/# /' "$tmp/diff"
 
 # a figure typed into the fragment by hand is caught: the first table's first TCP figure, +1
 mkdir -p "$tmp/hand"
@@ -41,10 +41,31 @@ grep -q '^| 2 KiB |[^|]*| 8 |[^|]*| 20 | 3 |' "$tmp/plant/eval-04.md" &&
 ok $? "a planted row (TCP 8, SCTP 100 streams 3, 10 streams 20 KB/s): in the table, 0.38x and 2.50x in the text" ||
     { sed 's/^/# /' "$tmp/plant.err"; grep -m1 '2 KiB' "$tmp/plant/eval-04.md" | sed 's/^/# /'; tail -1 "$tmp/plant/eval-04.md" | sed 's/^/# /'; }
 
+# experiment 06: a planted page cell without loss (SCTP 100 streams 3.000 s, h2c 2.000 s, RTT
+# marks): the times and marks in the table, 1.50x in the sentence, the marks counted
+awk -F'|' '/^## 06\./ { s = 1 }
+     s && /^### .* 0 % loss each way: page/ && !h { h = 1 }
+     h && /^\| SCTP, 100 streams \|/ && !a { $3 = " 3.000 [2.900-3.100] "; $8 = " RTT "; a = 1 }
+     h && /^\| HTTP\/2 h2c \(nginx\) \|/ && !b { $3 = " 2.000 [1.900-2.100] "; $8 = " RTT "; b = 1 }
+     { print }' OFS='|' "$res" >"$tmp/plant/results6.md"
+python3 "$gen" --results "$tmp/plant/results6.md" "$tmp/plant" 2>"$tmp/plant6.err"
+grep -q '^| [^|]*0 % loss | 3.000 \[2.900-3.100\] (RTT) | 2.000 \[1.900-2.100\] (RTT) |' "$tmp/plant/eval-06.md" &&
+    grep -q '^Without loss, SCTP with 100 streams took 1.50x at ' "$tmp/plant/eval-06.md" &&
+    [ "$(grep -c '(RTT)\|(CPU)' "$tmp/plant/eval-06.md")" -ge 1 ] &&
+    grep -q '^by the experiment.s rule: CPU (the emulated CPU) or RTT (round trips). [0-9]* of the [0-9]* rows' "$tmp/plant/eval-06.md"
+ok $? "a planted 06 page cell (SCTP 3.000 s, h2c 2.000 s): in the table with its marks, 1.50x in the text" ||
+    { sed 's/^/# /' "$tmp/plant6.err"; grep -E '^\|.*0 % loss|^Without' "$tmp/plant/eval-06.md" | sed 's/^/# /'; }
+
+sed '/^## 06\./,$d' "$res" >"$tmp/no06.md"
+python3 "$gen" --results "$tmp/no06.md" "$tmp" >/dev/null 2>"$tmp/no06.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'eval-06.md: no "## 06." section' "$tmp/no06.err"
+ok $? "results without experiment 06: exit 2 (was $rc), named" || sed 's/^/# /' "$tmp/no06.err"
+
 sed '/^## 04\./,/^## 05\./d' "$res" >"$tmp/no04.md"
 python3 "$gen" --results "$tmp/no04.md" "$tmp" >/dev/null 2>"$tmp/no04.err"
 rc=$?
-[ $rc = 2 ] && grep -q 'experiment 04: no "## 04." section' "$tmp/no04.err"
+[ $rc = 2 ] && grep -q 'eval-04.md: no "## 04." section' "$tmp/no04.err"
 ok $? "results without experiment 04: exit 2 (was $rc), named" || sed 's/^/# /' "$tmp/no04.err"
 
 if command -v mmark >/dev/null 2>&1; then
