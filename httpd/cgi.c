@@ -422,11 +422,14 @@ cgi_body_end(struct cgi *c)
 }
 
 /* Its request content was malformed or too large: the program goes, and if nothing of its
- * answer went out yet, status is answered instead. */
+ * answer went out yet, status is answered instead, with "Connection: close" where conn_close
+ * says the connection closes after it (TCP: the rest of the content is not read). */
 void
-cgi_refuse(struct cgi *c, int status)
+cgi_refuse(struct cgi *c, int status, int conn_close)
 {
 	c->refused = status;
+	if (conn_close && !c->head_done)
+		c->close = 1;
 	c->body_left = 0;
 	cgi_fail(c);
 	cgi_check(c);

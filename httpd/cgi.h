@@ -17,7 +17,7 @@ int cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
     const struct stat *st, uint64_t clen, struct resp *r, int conn_close);
 void cgi_body(struct cgi *c, const char *data, size_t n);
 void cgi_body_end(struct cgi *c);
-void cgi_refuse(struct cgi *c, int status);
+void cgi_refuse(struct cgi *c, int status, int conn_close);
 void cgi_reap(void);
 
 #endif

@@ -160,21 +160,19 @@ strm_resp_done(struct strm *s)
 		strm_reparse(s);
 }
 
-/* Read no more from s: on SCTP its stream is reset once what it owes has gone and the
- * association goes on (the draft's stream error); on TCP (or without stream resets) the
- * connection closes after its responses. */
+/* Read no more from s: on SCTP its stream is reset once what it owes has gone, or retired where
+ * it cannot be (strm_retire), and the association goes on (the draft's stream error); on TCP
+ * the connection closes after its responses. */
 static void
 strm_give_up(struct strm *s)
 {
-	int reset = s->set->msg && (tp_caps(s->set->tc) & TP_CAP_RESET) != 0;
-
 	s->dead = 1;
 	s->body_skip = 0; /* what follows is not read as content either */
 	s->chunked = 0;
 	if (s->body_cgi != NULL)
-		cgi_refuse(s->body_cgi, 400);
+		cgi_refuse(s->body_cgi, 400, !s->set->msg);
 	s->body_cgi = NULL;
-	if (!reset)
+	if (!s->set->msg)
 		strm_close_after(s, 0);
 	else if (s->rq == NULL)
 		strm_reset_begin(s);
@@ -187,15 +185,17 @@ strm_give_up(struct strm *s)
 }
 
 /* The framing of this stream can no longer be trusted: answer (note: why, or NULL), then
- * read no more from it. */
+ * read no more from it. The answer says "Connection: close" only where the connection will
+ * close for it: TCP, or the association's last usable stream where no reset can revive it. */
 void
 strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, const char *note)
 {
-	int reset = s->set->msg && (tp_caps(s->set->tc) & TP_CAP_RESET) != 0;
+	struct strm_set *ss = s->set;
+	int last = (tp_caps(ss->tc) & TP_CAP_RESET) == 0 && ss->retired + 1u >= ss->nstreams;
 	struct server_http_ctx x;
 
 	strm_ctx(s, &x);
-	server_http_error(&x, status, 1, !reset, raw, rawlen, note);
+	server_http_error(&x, status, 1, !ss->msg || last, raw, rawlen, note);
 	strm_take(s, &x);
 	strm_give_up(s);
 }
@@ -231,9 +231,11 @@ strm_chunked(struct strm *s, char *buf, size_t len, size_t *off)
 		return -1;
 	}
 	s->chunk_total += n;
-	if (s->chunk_total > httpd_config()->cgi_max_body) {
+	/* What the current chunk still declares counts too (a lower bound while its size line
+	 * is read): a chunk of 0x100000 bytes against a limit of 1000 gets its 413 at once. */
+	if (s->chunk_total + s->chunk.left > httpd_config()->cgi_max_body) {
 		if (s->body_cgi != NULL)
-			cgi_refuse(s->body_cgi, 413);
+			cgi_refuse(s->body_cgi, 413, !s->set->msg);
 		s->body_cgi = NULL;
 		strm_give_up(s);
 		return -1;
@@ -426,7 +428,34 @@ strm_abort(struct strm *s)
 	if (ss->ring_head == s)
 		strm_ring_pop(ss);
 	strm_forget(s);
+	s->aborted = 1; /* a message cut short: without a reset, only the close tells the peer */
 	strm_reset_begin(s);
+}
+
+/*
+ * The draft's fallback where stream s cannot be reset: the type or the stack has no RE-CONFIG,
+ * or the peer denied the request (a peer that never enabled resets: socat, ncat, plain
+ * sockets). A response cut short leaves the peer's parser mid-message: the association closes
+ * once the other streams are done. After a stream error the error response went whole and
+ * tells the client; the stream is retired (nothing more read from it or sent on it, for the
+ * rest of the association, as HTTP/2's RST_STREAM retires a stream id) and the others go on.
+ * The association closes only when no usable stream is left.
+ */
+static void
+strm_reset_failed(struct strm *s)
+{
+	struct strm_set *ss = s->set;
+
+	s->dead = 1;
+	if (s->aborted) {
+		ss->drain(ss, 0);
+		return;
+	}
+	if (s->retired)
+		return;
+	s->retired = 1;
+	if (++ss->retired >= ss->nstreams)
+		ss->drain(ss, 0);
 }
 
 void
@@ -460,9 +489,7 @@ strm_reset_try(struct strm *s)
 		s->reset_wait = 1;
 		return;
 	}
-	/* No stream reset here: the draft's fallback, the stream is given up and the
-	 * association closes once the transactions on the other streams are done. */
-	ss->drain(ss, 0);
+	strm_reset_failed(s); /* no stream reset here */
 }
 
 /* The ring's head stream has nothing to send now: out of the ring until it has. */
@@ -494,7 +521,7 @@ strm_eof(struct strm *s)
 	if (s == NULL || !strm_in_body(s))
 		return;
 	if (s->body_cgi != NULL)
-		cgi_refuse(s->body_cgi, 400);
+		cgi_refuse(s->body_cgi, 400, 0);
 	s->body_cgi = NULL;
 	s->body_skip = 0;
 	s->chunked = 0;
@@ -502,8 +529,8 @@ strm_eof(struct strm *s)
 
 /*
  * The stack's events. Only stream resets matter here: "stream reset incoming: 3 5" ends the
- * wait of those streams (they start afresh); a reset denied or failed gives them up, and the
- * association closes once the others are done (the draft's fallback).
+ * wait of those streams (they start afresh); a reset denied or failed takes the draft's
+ * fallback (strm_reset_failed).
  */
 void
 strm_note(struct strm_set *ss, const char *what)
@@ -527,9 +554,10 @@ strm_note(struct strm_set *ss, const char *what)
 		s->reset_wait = 0;
 		strm_forget(s);
 		if (bad) {
-			ss->drain(ss, 0);
+			strm_reset_failed(s);
 			continue;
 		}
 		s->dead = 0; /* the next request on it starts afresh */
+		s->aborted = 0;
 	}
 }
