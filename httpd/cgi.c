@@ -172,7 +172,9 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		if (http_token_eq(p, nl, "Status")) {
 			char *e;
 			long st = strtol(v, &e, 10);
-			if (st < 100 || st > 999 || e != v + 3)
+			/* RFC 9110 15: three digits, 100-599; and final: a 1xx from a program
+			 * would be the response's only head, the client waiting for the real one */
+			if (st < 200 || st > 599 || e != v + 3 || (e < ve && *e != ' '))
 				return -1;
 			status = (int)st;
 			while (e < ve && *e == ' ')
@@ -198,7 +200,7 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		status = have_location ? 302 : 200;
 	if (reason[0] == '\0')
 		snprintf(reason, sizeof(reason), "%s", head_status_text(status));
-	if (status == 204 || status == 304 || (status >= 100 && status < 200))
+	if (status == 204 || status == 304)
 		c->head_only = 1;
 	c->chunked = !c->head_only && c->minor >= 1;
 	if (!c->chunked && !c->head_only)
@@ -558,7 +560,7 @@ cgi_env_free(struct cgi_env *e)
 /* RFC 3875 section 4.1, and nothing of the server's own environment but a fixed PATH. */
 static void
 cgi_env_build(struct cgi_env *e, const struct httpd_origin *from, const struct http_request *req,
-    const char *script_name, uint64_t clen)
+    const char *script_name, const char *path_info, uint64_t clen)
 {
 	char name[128], num[32];
 	const char *host, *local = from->local, *colon;
@@ -574,6 +576,10 @@ cgi_env_build(struct cgi_env *e, const struct httpd_origin *from, const struct h
 	cgi_env_str(e, "SERVER_PROTOCOL", req->minor_version ? "HTTP/1.1" : "HTTP/1.0");
 	cgi_env_add(e, "REQUEST_METHOD", req->method, req->method_len);
 	cgi_env_str(e, "SCRIPT_NAME", script_name);
+	/* RFC 3875 4.1.5: the decoded path after the script's, when there is one (no
+	 * PATH_TRANSLATED, which 4.1.6 leaves to the server: a chroot would make it wrong). */
+	if (path_info != NULL && *path_info != '\0')
+		cgi_env_str(e, "PATH_INFO", path_info);
 	cgi_env_add(e, "QUERY_STRING", req->query ? req->query : "", req->query ? req->query_len : 0);
 	cgi_env_str(e, "REMOTE_ADDR", from->peer);
 	cgi_env_str(e, "REMOTE_HOST", from->peer);
@@ -654,15 +660,22 @@ cgi_child(int in, int out, const char *dir, const char *prog, char *const *argv,
 	_exit(127);
 }
 
+int
+cgi_full(void)
+{
+	return cgi_running >= httpd_config()->cgi_max;
+}
+
 /*
  * Run the script at path (opened as fd, checked beneath the root) for req; r is its response,
- * already queued in request order and filled as the output arrives. Returns 0, or an HTTP
+ * already queued in request order and filled as the output arrives. script_name is its URL
+ * path, path_info what followed it in the request's (NULL or "": none). Returns 0, or an HTTP
  * status to answer instead.
  */
 int
 cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
     const struct http_request *req, const char *path, const char *script_name,
-    const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
+    const char *path_info, const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
 {
 	char abs[PATH_MAX + 8], dir[PATH_MAX + 8], *slash, *argv[2];
 	struct cgi_env env;
@@ -673,7 +686,7 @@ cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
 	if (!(st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) || !S_ISREG(st->st_mode))
 		return 403;
 	if (file_abs_path(path, abs, sizeof(abs)) == -1)
-		return 414;
+		return 500; /* the root's path and the script's past PATH_MAX: not the URI's fault */
 	/* Each program is forked before its content arrives: without a bound, connections that
 	 * never send it hold a process each. */
 	if (cgi_running >= httpd_config()->cgi_max)
@@ -693,7 +706,7 @@ cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
 	c->body_left = clen;
 	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1)
 		goto nofd;
-	cgi_env_build(&env, from, req, script_name, clen);
+	cgi_env_build(&env, from, req, script_name, path_info, clen);
 	argv[0] = strrchr(abs, '/') + 1;
 	argv[1] = NULL;
 	pid = fork();

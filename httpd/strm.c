@@ -120,6 +120,7 @@ static void
 strm_ctx(struct strm *s, struct server_http_ctx *x)
 {
 	struct tp_conn *tc = s->set->tc;
+	struct resp *r;
 
 	memset(x, 0, sizeof(*x));
 	x->from.peer = s->set->peer;
@@ -128,6 +129,8 @@ strm_ctx(struct strm *s, struct server_http_ctx *x)
 	x->from.stream = s->id;
 	x->draining = s->set->draining || httpd_stopping();
 	x->body_cgi = &s->body_cgi;
+	for (r = s->rq; r != NULL; r = r->next)
+		x->programs += r->program != 0;
 }
 
 /* What it handed back: its responses queued in order, and "Connection: close". */
@@ -316,6 +319,14 @@ strm_parse(struct strm *s, char *buf, size_t len)
 		}
 		strm_ctx(s, &x);
 		server_http_handle(&x, &req, &fr);
+		if (x.wait) {
+			/* parsed again, content and all, when one of its programs has ended
+			 * (strm_resp_done) */
+			off -= (size_t)rc;
+			s->body_skip = 0;
+			s->chunked = 0;
+			break;
+		}
 		strm_take(s, &x);
 	}
 	return s->dead ? len : off;

@@ -122,6 +122,12 @@ ok $? "port 4294967297 is not taken (as port 1 or any other): $(cat "$cache")"
 ask /junk
 grep -qx "127.0.0.1:$pp 9001 0 $until [-a-z]* [0-9]*" "$cache"
 ok $? "ma=5x (not a number) is not taken"
+# issue 33: a transport that cannot connect (here: no kernel SCTP, or nothing on port 1 where
+# there is) is a connect failure, exit 7 as curl's, never 2 (usage)
+"$G" -s -m 5 --proto sctp http://127.0.0.1:1/x >/dev/null 2>"$tmp/nosctp.err"
+rc=$?
+[ $rc = 7 ] && [ -s "$tmp/nosctp.err" ]
+ok $? "httpget --proto sctp where it cannot connect: exit $rc ($(head -n1 "$tmp/nosctp.err"))"
 "$G" --help | grep -q -- '--proto tcp|sctp|sctp1m|usrsctp|auto' && "$H" --help | grep -q -- '--alt-svc'
 ok $? "--help of both documents the options"
 done_testing

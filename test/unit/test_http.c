@@ -1068,6 +1068,14 @@ test_host(void **state)
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: user@a\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:8x\r\n\r\n", NULL), -1);
+	/* Ports (issue 33): 65535 at most, leading zeros as digits; the authority's as well. */
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: evil.com:99999\r\n\r\n", NULL), -1);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:65536\r\n\r\n", NULL), -1);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:65535\r\n\r\n", "a"), 0);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:0000000080\r\n\r\n", "a"), 0);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:\r\n\r\n", "a"), 0);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [::1]:70000\r\n\r\n", NULL), -1);
+	assert_int_equal(host_of("GET http://a:99999/ HTTP/1.1\r\nHost: a\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [zz]\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [::1]x\r\n\r\n", NULL), -1);
