@@ -44,6 +44,8 @@ struct cgi {
 	int head_only, chunked, minor, close;
 	int out_eof, exited, killed, timed_out, done, aborted;
 	int refused;                /* cgi_refuse: the status to answer if nothing went out */
+	int redirected;             /* a local redirect: its response is another's (r->redirect) */
+	char *host;                 /* the request's Host, for a local redirect's request */
 	int wstatus;
 	struct ev_timer timer;
 };
@@ -88,6 +90,7 @@ cgi_free(struct cgi *c)
 	free(c->body);
 	free(c->head);
 	free(c->out);
+	free(c->host);
 	free(c);
 }
 
@@ -136,15 +139,36 @@ cgi_append(struct cgi *c, const char *data, size_t n)
 	return 0;
 }
 
+/* A local redirect: the request its response is to be, for the stream to answer in its place
+ * (strm_head); the program's output goes unread. */
+static int
+cgi_local_redirect(struct cgi *c, const char *loc, size_t loc_len)
+{
+	size_t cap = loc_len + (c->host != NULL ? strlen(c->host) : 0) + 64;
+	char *q = malloc(cap);
+
+	if (q == NULL)
+		return -1;
+	snprintf(q, cap, "%s %.*s HTTP/1.%d\r\n%s%s%s\r\n", c->head_only ? "HEAD" : "GET",
+	    (int)loc_len, loc, c->minor, c->host != NULL ? "Host: " : "",
+	    c->host != NULL ? c->host : "", c->host != NULL ? "\r\n" : "");
+	free(c->r->redirect);
+	c->r->redirect = q;
+	c->redirected = 1;
+	c->head_done = 1;
+	resp_wake(c->r);
+	return 0;
+}
+
 /* The script's header lines as ours: Status, Location (302 without Status), the rest passed
  * on except the framing and hop-by-hop fields that are ours to decide. */
 static int
 cgi_make_head(struct cgi *c, const char *h, size_t len)
 {
 	char out[CGI_HEAD_MAX + 1024], reason[64] = "";
-	const char *p = h, *end = h + len;
-	size_t o = 0;
-	int status = 0, have_location = 0, n;
+	const char *p = h, *end = h + len, *loc = NULL;
+	size_t o = 0, loc_len = 0;
+	int status = 0, have_location = 0, fields = 0, n;
 
 	n = 0;
 	while (p < end) {
@@ -185,8 +209,12 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		    http_token_eq(p, nl, "Date") || http_token_eq(p, nl, "Server")) {
 			;
 		} else {
-			if (http_token_eq(p, nl, "Location"))
+			fields++;
+			if (http_token_eq(p, nl, "Location")) {
 				have_location = 1;
+				loc = v;
+				loc_len = (size_t)(ve - v);
+			}
 			if (o + (size_t)(ve - p) + 2 >= sizeof(out))
 				return -1;
 			memcpy(out + o, p, (size_t)(ve - p));
@@ -196,6 +224,10 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		}
 		p = eol + 1;
 	}
+	/* RFC 3875 6.2.2: a Location of an abs-path alone is a local redirect, served here */
+	if (status == 0 && fields == 1 && loc != NULL && loc_len > 0 && loc[0] == '/' &&
+	    (loc_len == 1 || loc[1] != '/'))
+		return cgi_local_redirect(c, loc, loc_len);
 	if (status == 0)
 		status = have_location ? 302 : 200;
 	if (reason[0] == '\0')
@@ -281,6 +313,8 @@ cgi_pull(struct resp_src *src, struct resp *r, struct resp_sink *k, size_t max)
 	int rc;
 
 	(void)r;
+	if (c->redirected)
+		return RESP_WAIT; /* until its stream answers the redirect (strm_head) */
 	if (want > 0) {
 		if ((rc = resp_sink_put(k, c->out + c->out_off, want < max ? want : max, &n)) != TP_OK)
 			return rc == TP_RETRY ? RESP_RETRY : RESP_ERROR;
@@ -446,6 +480,8 @@ cgi_check(struct cgi *c)
 	if (c->done || !c->out_eof || !c->exited)
 		return;
 	c->done = 1;
+	if (c->redirected)
+		return; /* its response is another's */
 	ev_timer_stop(httpd_loop(), &c->timer);
 	cgi_close_fd(&c->in_fd);
 	if (!c->head_done) {
@@ -681,6 +717,8 @@ cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
 	struct cgi_env env;
 	struct cgi *c;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	const char *host;
+	size_t host_len;
 	pid_t pid;
 
 	if (!(st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) || !S_ISREG(st->st_mode))
@@ -703,6 +741,11 @@ cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
 	c->minor = req->minor_version;
 	c->close = conn_close;
 	c->head_only = req->method_id == HTTP_METHOD_HEAD;
+	if (http_request_host(req, &host, &host_len) == 0 && host != NULL &&
+	    (c->host = strndup(host, host_len)) == NULL) {
+		free(c);
+		return 503;
+	}
 	c->body_left = clen;
 	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1)
 		goto nofd;

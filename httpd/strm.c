@@ -13,6 +13,7 @@
 #include "tp.h"
 
 #define SERVER_RESET_RETRY_US 20000     /* a stream reset the stack could not take yet */
+#define SERVER_REDIRECTS_MAX 10         /* local redirects in a row: a loop, 500 */
 
 static void strm_reparse(struct strm *s);
 static void strm_resp_wake(struct resp *r, void *arg);
@@ -161,6 +162,64 @@ strm_resp_done(struct strm *s)
 	/* Pipelined requests waited for room in the queue. */
 	if (s->in_len > 0 && !s->dead)
 		strm_reparse(s);
+}
+
+/*
+ * The response at the head of s, to pull. A CGI program's local redirect (RFC 3875 6.2.2) is
+ * answered here, in its place and with its log line: the request it names goes through the
+ * handler as if the client had sent it. Here, not in the program's callbacks, so that no one
+ * holds the program's response when it is freed.
+ */
+struct resp *
+strm_head(struct strm *s)
+{
+	struct http_header hdrs[SERVER_MAX_HEADERS];
+	struct resp *r = s->rq, *nr;
+	struct http_request req;
+	struct http_framing fr;
+	struct server_http_ctx x;
+	char *log;
+	size_t split;
+	unsigned i;
+	int rc;
+
+	if (r == NULL || r->redirect == NULL)
+		return r;
+	memset(&req, 0, sizeof(req));
+	req.headers = hdrs;
+	rc = http_parse_request(r->redirect, strlen(r->redirect), &req, SERVER_MAX_HEADERS);
+	strm_ctx(s, &x);
+	x.programs = 0; /* its own program is done with: no waiting for it */
+	if (rc <= 0 || r->redirects >= SERVER_REDIRECTS_MAX ||
+	    http_request_framing(&req, &fr) == -1)
+		server_http_error(&x, 500, 1, 0, NULL, 0, "a CGI program's local redirect failed");
+	else
+		server_http_handle(&x, &req, &fr);
+	if (x.nout == 0) {
+		/* out of memory: the redirect is answered by nothing, so the response is cut */
+		free(r->redirect);
+		r->redirect = NULL;
+		return r;
+	}
+	for (i = 0; i + 1 < x.nout; i++) /* a "100 Continue" before it: not for a GET */
+		resp_free(x.out[i]);
+	nr = x.out[x.nout - 1];
+	nr->redirects = r->redirects + 1;
+	nr->wake = strm_resp_wake;
+	nr->wake_arg = s;
+	nr->next = r->next;
+	s->rq = nr;
+	if (s->rq_tail == &r->next)
+		s->rq_tail = &nr->next;
+	/* the client's request line in the log, with the status it got */
+	log = nr->log, split = nr->log_split;
+	nr->log = r->log, nr->log_split = r->log_split;
+	r->log = log, r->log_split = split;
+	log_set_status(nr, nr->status);
+	resp_free(r);
+	if (x.close)
+		strm_close_after(s, x.close == 1);
+	return nr;
 }
 
 /* Read no more from s: on SCTP its stream is reset once what it owes has gone, or retired where

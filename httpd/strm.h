@@ -66,6 +66,7 @@ void strm_eof(struct strm *s);            /* TCP half-close: content cut short g
 void strm_error(struct strm *s, int status, const char *raw, size_t rawlen);
 void strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen,
     const char *note);
+struct resp *strm_head(struct strm *s);   /* its head response, a local redirect answered */
 void strm_resp_done(struct strm *s);      /* its head response went out whole */
 void strm_abort(struct strm *s);          /* SCTP: its head response cannot be completed */
 void strm_reset_begin(struct strm *s);

@@ -107,6 +107,39 @@ for st in 999 600 599 100x 199 200; do
 	ok $? "a CGI's Status: $st: $got (valid: a final status, 200-599)"
 done
 
+# --- item 6: a CGI's local redirect (RFC 3875 6.2.2: a Location of an abs-path alone) is served
+lr() {  # lr NAME LOCATION [MORE HEADER LINES]: a program that answers with them
+	printf '#!/bin/sh\nprintf "Location: %s\\r\\n%s\\r\\n"\n' "$2" "$3" >"$doc/cgi-bin/$1.cgi"
+	chmod 755 "$doc/cgi-bin/$1.cgi"
+}
+lr lr1 /a.txt
+lr lr2 '/cgi-bin/env.cgi/p?x=1'
+lr lr3 /cgi-bin/lr3.cgi
+lr lr4 http://elsewhere.example/a.txt
+lr lr5 /a.txt 'Content-Type: text/plain\\r\\n'
+lr lr6 //elsewhere.example/a.txt
+got=$(curl -s -w ' %{http_code}' "$U/cgi-bin/lr1.cgi")
+[ "$got" = $'hello\n 200' ]
+ok $? "Location: /a.txt alone: the file served in its place, 200 (${got//$'\n'/ })"
+got=$(curl -s "$U/cgi-bin/lr2.cgi" | tr '\n' ' ')
+[ "$got" = "SCRIPT_NAME=/cgi-bin/env.cgi PATH_INFO=/p QUERY_STRING=x=1 " ]
+ok $? "to another program with a path and a query: $got"
+got=$(curl -s -o /dev/null -w '%{http_code}' -I "$U/cgi-bin/lr1.cgi")
+[ "$got" = 200 ]
+ok $? "HEAD of a local redirect: $got"
+got=$(curl -s -m 20 -o /dev/null -w "%{http_code}" "$U/cgi-bin/lr3.cgi")
+[ "$got" = 500 ]
+ok $? "a program redirecting to itself: $got after 10 rounds, no endless loop"
+for n in lr4 lr5 lr6; do
+	got=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "$U/cgi-bin/$n.cgi")
+	case $got in "302 "*) r=0 ;; *) r=1 ;; esac
+	ok $r "$n: an absolute URI, a field beside it, or a network path: the client's redirect ($got)"
+done
+got=$(printf 'GET /cgi-bin/lr1.cgi HTTP/1.1\r\nHost: x\r\n\r\nGET /cgi-bin/lr2.cgi HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >"$tmp/lrp"; raw "@$tmp/lrp")
+[ "$(grep -c '^HTTP/1.1 200 ' <<<"$got")" = 2 ] && grep -qx hello <<<"$got" &&
+    grep -q 'PATH_INFO=/p' <<<"$got"
+ok $? "two pipelined local redirects on one connection: both answered, in order"
+
 # --- item 6: a client's own pipeline of CGI requests is queued, not refused -----------------
 cat >"$doc/cgi-bin/slow.cgi" <<'EOS'
 #!/bin/sh
