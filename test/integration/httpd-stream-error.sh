@@ -50,6 +50,17 @@ for type in usrsctp usrsctp-nt; do
 	    grep -q '^reply stream=2 ppid=63 len=[0-9]*: HTTP/1.1 200 OK' "$o"
 	ok $? "$type, a client that takes resets: stream 1 reset after its 400 and serves again (exit $rc)"
 	[ $rc = 0 ] || sed 's/^/#   /' "$o" | grep -v '^#   [A-Z][-a-zA-Z]*: \|^#   first\|^#   <'
+	# what follows on the dead stream is discarded, never answered; the others are served
+	timeout 30 "$P" --timeout 3 --udp-port $cu --udp-remote-port $su --ppid 63 --deny-resets \
+	    --streams-each 1,1,2 ask $type 127.0.0.1:8080 "$bad" "$get" "$get" \
+	    >"$tmp/$type-ask.out" 2>"$tmp/$type-ask.err"
+	rc=$?
+	[ $rc = 0 ] && [ "$(grep -c '^piece stream=1 ' "$tmp/$type-ask.err")" = 1 ] &&
+	    [ "$(grep -c '^HTTP/1.1 400 ' "$tmp/$type-ask.out")" = 1 ] &&
+	    [ "$(grep -c '^HTTP/1.1 200 OK' "$tmp/$type-ask.out")" = 1 ] &&
+	    grep -q '^piece stream=2 ' "$tmp/$type-ask.err"
+	ok $? "$type: a request pipelined behind the bad one on stream 1 is discarded, stream 2's answered (exit $rc)"
+	[ $rc = 0 ] || sed 's/^/#   /' "$tmp/$type-ask.err"
 	# every stream retired: nothing is left to serve, the association closes (gracefully)
 	timeout 30 "$P" --timeout 20 --udp-port $cu --udp-remote-port $su --ppid 63 --streams 2 \
 	    --pause 2500 --deny-resets --streams-each 0,1 send $type 127.0.0.1:8080 "$bad" "$bad" \
