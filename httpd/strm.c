@@ -187,6 +187,8 @@ strm_head(struct strm *s)
 		return r;
 	memset(&req, 0, sizeof(req));
 	req.headers = hdrs;
+	req.max_line = httpd_config()->max_line;
+	req.max_head = httpd_config()->max_head;
 	rc = http_parse_request(r->redirect, strlen(r->redirect), &req, SERVER_MAX_HEADERS);
 	strm_ctx(s, &x);
 	x.programs = 0; /* its own program is done with: no waiting for it */
@@ -223,7 +225,7 @@ strm_head(struct strm *s)
 }
 
 /* Read no more from s: on SCTP its stream is reset once what it owes has gone, or retired where
- * it cannot be (strm_retire), and the association goes on (the draft's stream error); on TCP
+ * it cannot be (strm_reset_failed), and the association goes on (the draft's stream error); on TCP
  * the connection closes after its responses. */
 static void
 strm_give_up(struct strm *s)

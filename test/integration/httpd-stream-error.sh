@@ -51,7 +51,7 @@ for type in usrsctp usrsctp-nt; do
 	ok $? "$type, a client that takes resets: stream 1 reset after its 400 and serves again (exit $rc)"
 	[ $rc = 0 ] || sed 's/^/#   /' "$o" | grep -v '^#   [A-Z][-a-zA-Z]*: \|^#   first\|^#   <'
 	# what follows on the dead stream is discarded, never answered; the others are served
-	timeout 30 "$P" --timeout 3 --udp-port $cu --udp-remote-port $su --ppid 63 --deny-resets \
+	timeout 30 "$P" --timeout 2 --udp-port $cu --udp-remote-port $su --ppid 63 --deny-resets \
 	    --streams-each 1,1,2 ask $type 127.0.0.1:8080 "$bad" "$get" "$get" \
 	    >"$tmp/$type-ask.out" 2>"$tmp/$type-ask.err"
 	rc=$?
