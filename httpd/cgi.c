@@ -480,10 +480,10 @@ cgi_check(struct cgi *c)
 	if (c->done || !c->out_eof || !c->exited)
 		return;
 	c->done = 1;
-	if (c->redirected)
-		return; /* its response is another's */
 	ev_timer_stop(httpd_loop(), &c->timer);
 	cgi_close_fd(&c->in_fd);
+	if (c->redirected)
+		return; /* its response is another's */
 	if (!c->head_done) {
 		/* Nothing went out yet: an error response instead. */
 		int status = c->refused ? c->refused : c->timed_out ? 504 : 500;
