@@ -44,6 +44,8 @@ struct cgi {
 	int head_only, chunked, minor, close;
 	int out_eof, exited, killed, timed_out, done, aborted;
 	int refused;                /* cgi_refuse: the status to answer if nothing went out */
+	int redirected;             /* a local redirect: its response is another's (r->redirect) */
+	char *host;                 /* the request's Host, for a local redirect's request */
 	int wstatus;
 	struct ev_timer timer;
 };
@@ -88,6 +90,7 @@ cgi_free(struct cgi *c)
 	free(c->body);
 	free(c->head);
 	free(c->out);
+	free(c->host);
 	free(c);
 }
 
@@ -136,15 +139,36 @@ cgi_append(struct cgi *c, const char *data, size_t n)
 	return 0;
 }
 
+/* A local redirect: the request its response is to be, for the stream to answer in its place
+ * (strm_head); the program's output goes unread. */
+static int
+cgi_local_redirect(struct cgi *c, const char *loc, size_t loc_len)
+{
+	size_t cap = loc_len + (c->host != NULL ? strlen(c->host) : 0) + 64;
+	char *q = malloc(cap);
+
+	if (q == NULL)
+		return -1;
+	snprintf(q, cap, "%s %.*s HTTP/1.%d\r\n%s%s%s\r\n", c->head_only ? "HEAD" : "GET",
+	    (int)loc_len, loc, c->minor, c->host != NULL ? "Host: " : "",
+	    c->host != NULL ? c->host : "", c->host != NULL ? "\r\n" : "");
+	free(c->r->redirect);
+	c->r->redirect = q;
+	c->redirected = 1;
+	c->head_done = 1;
+	resp_wake(c->r);
+	return 0;
+}
+
 /* The script's header lines as ours: Status, Location (302 without Status), the rest passed
  * on except the framing and hop-by-hop fields that are ours to decide. */
 static int
 cgi_make_head(struct cgi *c, const char *h, size_t len)
 {
 	char out[CGI_HEAD_MAX + 1024], reason[64] = "";
-	const char *p = h, *end = h + len;
-	size_t o = 0;
-	int status = 0, have_location = 0, n;
+	const char *p = h, *end = h + len, *loc = NULL;
+	size_t o = 0, loc_len = 0;
+	int status = 0, have_location = 0, fields = 0, n;
 
 	n = 0;
 	while (p < end) {
@@ -172,7 +196,9 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		if (http_token_eq(p, nl, "Status")) {
 			char *e;
 			long st = strtol(v, &e, 10);
-			if (st < 100 || st > 999 || e != v + 3)
+			/* RFC 9110 15: three digits, 100-599; and final: a 1xx from a program
+			 * would be the response's only head, the client waiting for the real one */
+			if (st < 200 || st > 599 || e != v + 3 || (e < ve && *e != ' '))
 				return -1;
 			status = (int)st;
 			while (e < ve && *e == ' ')
@@ -183,8 +209,12 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		    http_token_eq(p, nl, "Date") || http_token_eq(p, nl, "Server")) {
 			;
 		} else {
-			if (http_token_eq(p, nl, "Location"))
+			fields++;
+			if (http_token_eq(p, nl, "Location")) {
 				have_location = 1;
+				loc = v;
+				loc_len = (size_t)(ve - v);
+			}
 			if (o + (size_t)(ve - p) + 2 >= sizeof(out))
 				return -1;
 			memcpy(out + o, p, (size_t)(ve - p));
@@ -194,11 +224,15 @@ cgi_make_head(struct cgi *c, const char *h, size_t len)
 		}
 		p = eol + 1;
 	}
+	/* RFC 3875 6.2.2: a Location of an abs-path alone is a local redirect, served here */
+	if (status == 0 && fields == 1 && loc != NULL && loc_len > 0 && loc[0] == '/' &&
+	    (loc_len == 1 || loc[1] != '/'))
+		return cgi_local_redirect(c, loc, loc_len);
 	if (status == 0)
 		status = have_location ? 302 : 200;
 	if (reason[0] == '\0')
 		snprintf(reason, sizeof(reason), "%s", head_status_text(status));
-	if (status == 204 || status == 304 || (status >= 100 && status < 200))
+	if (status == 204 || status == 304)
 		c->head_only = 1;
 	c->chunked = !c->head_only && c->minor >= 1;
 	if (!c->chunked && !c->head_only)
@@ -279,6 +313,8 @@ cgi_pull(struct resp_src *src, struct resp *r, struct resp_sink *k, size_t max)
 	int rc;
 
 	(void)r;
+	if (c->redirected)
+		return RESP_WAIT; /* until its stream answers the redirect (strm_head) */
 	if (want > 0) {
 		if ((rc = resp_sink_put(k, c->out + c->out_off, want < max ? want : max, &n)) != TP_OK)
 			return rc == TP_RETRY ? RESP_RETRY : RESP_ERROR;
@@ -422,11 +458,14 @@ cgi_body_end(struct cgi *c)
 }
 
 /* Its request content was malformed or too large: the program goes, and if nothing of its
- * answer went out yet, status is answered instead. */
+ * answer went out yet, status is answered instead, with "Connection: close" where conn_close
+ * says the connection closes after it (TCP: the rest of the content is not read). */
 void
-cgi_refuse(struct cgi *c, int status)
+cgi_refuse(struct cgi *c, int status, int conn_close)
 {
 	c->refused = status;
+	if (conn_close && !c->head_done)
+		c->close = 1;
 	c->body_left = 0;
 	cgi_fail(c);
 	cgi_check(c);
@@ -443,6 +482,8 @@ cgi_check(struct cgi *c)
 	c->done = 1;
 	ev_timer_stop(httpd_loop(), &c->timer);
 	cgi_close_fd(&c->in_fd);
+	if (c->redirected)
+		return; /* its response is another's */
 	if (!c->head_done) {
 		/* Nothing went out yet: an error response instead. */
 		int status = c->refused ? c->refused : c->timed_out ? 504 : 500;
@@ -555,7 +596,7 @@ cgi_env_free(struct cgi_env *e)
 /* RFC 3875 section 4.1, and nothing of the server's own environment but a fixed PATH. */
 static void
 cgi_env_build(struct cgi_env *e, const struct httpd_origin *from, const struct http_request *req,
-    const char *script_name, uint64_t clen)
+    const char *script_name, const char *path_info, uint64_t clen)
 {
 	char name[128], num[32];
 	const char *host, *local = from->local, *colon;
@@ -571,6 +612,10 @@ cgi_env_build(struct cgi_env *e, const struct httpd_origin *from, const struct h
 	cgi_env_str(e, "SERVER_PROTOCOL", req->minor_version ? "HTTP/1.1" : "HTTP/1.0");
 	cgi_env_add(e, "REQUEST_METHOD", req->method, req->method_len);
 	cgi_env_str(e, "SCRIPT_NAME", script_name);
+	/* RFC 3875 4.1.5: the decoded path after the script's, when there is one (no
+	 * PATH_TRANSLATED, which 4.1.6 leaves to the server: a chroot would make it wrong). */
+	if (path_info != NULL && *path_info != '\0')
+		cgi_env_str(e, "PATH_INFO", path_info);
 	cgi_env_add(e, "QUERY_STRING", req->query ? req->query : "", req->query ? req->query_len : 0);
 	cgi_env_str(e, "REMOTE_ADDR", from->peer);
 	cgi_env_str(e, "REMOTE_HOST", from->peer);
@@ -651,26 +696,35 @@ cgi_child(int in, int out, const char *dir, const char *prog, char *const *argv,
 	_exit(127);
 }
 
+int
+cgi_full(void)
+{
+	return cgi_running >= httpd_config()->cgi_max;
+}
+
 /*
  * Run the script at path (opened as fd, checked beneath the root) for req; r is its response,
- * already queued in request order and filled as the output arrives. Returns 0, or an HTTP
+ * already queued in request order and filled as the output arrives. script_name is its URL
+ * path, path_info what followed it in the request's (NULL or "": none). Returns 0, or an HTTP
  * status to answer instead.
  */
 int
 cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
     const struct http_request *req, const char *path, const char *script_name,
-    const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
+    const char *path_info, const struct stat *st, uint64_t clen, struct resp *r, int conn_close)
 {
 	char abs[PATH_MAX + 8], dir[PATH_MAX + 8], *slash, *argv[2];
 	struct cgi_env env;
 	struct cgi *c;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	const char *host;
+	size_t host_len;
 	pid_t pid;
 
 	if (!(st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) || !S_ISREG(st->st_mode))
 		return 403;
 	if (file_abs_path(path, abs, sizeof(abs)) == -1)
-		return 414;
+		return 500; /* the root's path and the script's past PATH_MAX: not the URI's fault */
 	/* Each program is forked before its content arrives: without a bound, connections that
 	 * never send it hold a process each. */
 	if (cgi_running >= httpd_config()->cgi_max)
@@ -687,10 +741,15 @@ cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
 	c->minor = req->minor_version;
 	c->close = conn_close;
 	c->head_only = req->method_id == HTTP_METHOD_HEAD;
+	if (http_request_host(req, &host, &host_len) == 0 && host != NULL &&
+	    (c->host = strndup(host, host_len)) == NULL) {
+		free(c);
+		return 503;
+	}
 	c->body_left = clen;
 	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1)
 		goto nofd;
-	cgi_env_build(&env, from, req, script_name, clen);
+	cgi_env_build(&env, from, req, script_name, path_info, clen);
 	argv[0] = strrchr(abs, '/') + 1;
 	argv[1] = NULL;
 	pid = fork();

@@ -14,10 +14,11 @@ struct resp;
 /* body_slot: where the request content's program is kept by the caller, cleared when it goes */
 int cgi_start(const struct httpd_origin *from, struct cgi **body_slot,
     const struct http_request *req, const char *path, const char *script_name,
-    const struct stat *st, uint64_t clen, struct resp *r, int conn_close);
+    const char *path_info, const struct stat *st, uint64_t clen, struct resp *r, int conn_close);
+int cgi_full(void);                       /* --cgi-max programs are running */
 void cgi_body(struct cgi *c, const char *data, size_t n);
 void cgi_body_end(struct cgi *c);
-void cgi_refuse(struct cgi *c, int status);
+void cgi_refuse(struct cgi *c, int status, int conn_close);
 void cgi_reap(void);
 
 #endif

@@ -353,7 +353,7 @@ conn_write_stream(struct conn *cn)
 	while (s != NULL && s->rq != NULL) {
 		if (++rounds > SERVER_WRITE_ROUNDS)
 			return 0;
-		switch (resp_pull(s->rq, &k)) {
+		switch (resp_pull(strm_head(s), &k)) {
 		case RESP_RETRY:
 			return 0;
 		case RESP_WAIT:
@@ -388,7 +388,7 @@ static int
 conn_build(struct conn *cn, struct strm *s)
 {
 	struct resp_sink k = { .buf = cn->obuf, .cap = httpd_config()->msg_size };
-	int rc = resp_pull(s->rq, &k);
+	int rc = resp_pull(strm_head(s), &k);
 
 	cn->ostrm = s;
 	cn->olen = k.len;

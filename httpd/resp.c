@@ -24,6 +24,7 @@ resp_free(struct resp *r)
 		r->src->ops->free(r->src);
 	free(r->buf);
 	free(r->log);
+	free(r->redirect);
 	free(r);
 }
 

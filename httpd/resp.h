@@ -58,6 +58,10 @@ struct resp {
 	uint64_t body_sent;           /* for the log */
 	int status;
 	int close;                    /* "Connection: close" went out with it */
+	int program;                  /* a CGI program's answer (server_http_ctx.programs) */
+	char *redirect;               /* its program's local redirect: the request to answer in
+	                               * its place (strm_head), or NULL */
+	unsigned redirects;           /* local redirects that led to it */
 	char *log;                    /* preformatted access log line parts, or NULL */
 	size_t log_split;             /* bytes goes between log[..split] and log[split..] */
 	resp_wake_cb *wake;           /* its source has more, or ended (set by its queue) */

@@ -429,7 +429,8 @@ serve_continue(struct server_http_ctx *x, const struct http_request *req, uint64
 /* -c: the program at path runs for this request; its output becomes the response. */
 static void
 serve_cgi(struct server_http_ctx *x, const struct http_request *req, const struct http_framing *fr,
-    const char *path, const char *upath, const struct stat *st, int conn_close)
+    const char *path, const char *upath, const char *path_info, const struct stat *st,
+    int conn_close)
 {
 	uint64_t clen = fr->body == HTTP_BODY_LENGTH ? fr->length :
 	    fr->body == HTTP_BODY_CHUNKED ? CGI_LEN_CHUNKED : 0;
@@ -442,6 +443,12 @@ serve_cgi(struct server_http_ctx *x, const struct http_request *req, const struc
 		serve_close(x, 0);
 		return;
 	}
+	/* A client's own pipeline is queued, not refused: while programs of this stream are
+	 * among those at --cgi-max, this request waits for one of them to end. */
+	if (x->programs > 0 && cgi_full()) {
+		x->wait = 1;
+		return;
+	}
 	if ((r = resp_new()) == NULL) {
 		serve_close(x, 0);
 		return;
@@ -449,21 +456,64 @@ serve_cgi(struct server_http_ctx *x, const struct http_request *req, const struc
 	if (log_enabled())
 		r->log = log_prepare(x->from.peer, req, req->method, serve_line_len(req), 200,
 		    &r->log_split);
-	if ((status = cgi_start(&x->from, x->body_cgi, req, path, upath, st, clen, r, conn_close)) != 0) {
+	if ((status = cgi_start(&x->from, x->body_cgi, req, path, upath, path_info, st, clen, r,
+	    conn_close)) != 0) {
 		resp_free(r);
-		serve_error_page(x, req, status, conn_close, NULL, 0);
+		/* busy (--cgi-max with other clients' programs): worth asking again soon */
+		serve_error_page(x, req, status, conn_close, status == 503 ? "Retry-After: 1\r\n" :
+		    NULL, 0);
 		return;
 	}
+	r->program = 1;
 	serve_continue(x, req, clen);
 	serve_out(x, r);
+}
+
+/*
+ * RFC 3875 4.1.5: "/cgi-bin/env.cgi/extra/path" runs /cgi-bin/env.cgi with PATH_INFO
+ * "/extra/path". path (the URL path) and open_path (the same with the -v host directory
+ * before it, vlen bytes) end at a "/" in turn, left to right: the first prefix that opens as a
+ * regular file is the script when the CGI pattern takes it (a file has nothing below it, so no
+ * longer prefix can be one). Returns the prefix length with *fd and *st, or 0 (404).
+ */
+static size_t
+serve_cgi_prefix(char *path, char *open_path, size_t vlen, int *fd, struct stat *st)
+{
+	size_t i, len = strlen(path);
+	int status;
+
+	for (i = 1; i < len; i++) {
+		if (path[i] != '/')
+			continue;
+		path[i] = open_path[vlen + i] = '\0';
+		status = file_open(open_path, fd, st);
+		path[i] = open_path[vlen + i] = '/';
+		if (status != 0)
+			return 0;
+		if (S_ISDIR(st->st_mode)) {
+			close(*fd);
+			continue;
+		}
+		path[i] = '\0';
+		status = match_pattern(httpd_config()->cgi_pattern, path);
+		path[i] = '/';
+		if (status)
+			return i;
+		close(*fd);
+		return 0;
+	}
+	return 0;
 }
 
 void
 server_http_handle(struct server_http_ctx *x, const struct http_request *req,
     const struct http_framing *fr)
 {
-	char path[PATH_MAX], vpath[PATH_MAX + 260], vdir[256];
-	const char *open_path;
+	/* The path's own length bounds it, never PATH_MAX: --max-line is the one URI limit
+	 * (a path too long for the file system names no file: 404). */
+	size_t cap = req->path_len + 2, vlen = 0, pre = 0;
+	char *path = NULL, *vpath = NULL, *info = NULL, vdir[256];
+	char *open_path;
 	const char *host;
 	size_t host_len;
 	int keep = http_keep_alive(req->minor_version, req->headers, req->num_headers);
@@ -483,42 +533,64 @@ server_http_handle(struct server_http_ctx *x, const struct http_request *req,
 		serve_error_page(x, req, 400, conn_close, NULL, head_only);
 		return;
 	}
-	if (req->path_len >= sizeof(path)) {
-		serve_error_page(x, req, 414, conn_close, NULL, head_only);
-		return;
+	if ((path = malloc(cap)) == NULL || (vpath = malloc(cap + sizeof(vdir) + 2)) == NULL) {
+		serve_error_page(x, req, 503, conn_close, NULL, head_only);
+		goto out;
 	}
 	/* "..", "%2e%2e", NUL, %2F: all refused here, before any file system call. */
-	if ((plen = http_path_clean(req->path, req->path_len, path, sizeof(path))) < 1) {
+	if ((plen = http_path_clean(req->path, req->path_len, path, cap)) < 1) {
 		serve_error_page(x, req, 400, conn_close, NULL, head_only);
-		return;
+		goto out;
 	}
 	cgi = httpd_config()->cgi_pattern != NULL &&
 	    match_pattern(httpd_config()->cgi_pattern, path);
-	if (req->method_id != HTTP_METHOD_GET && req->method_id != HTTP_METHOD_HEAD &&
-	    !(cgi && req->method_id == HTTP_METHOD_POST)) {
-		serve_error_page(x, req, 405, conn_close,
-		    cgi ? "Allow: GET, HEAD, POST\r\n" : "Allow: GET, HEAD\r\n", 0);
-		return;
-	}
 	open_path = path;
 	if (httpd_config()->vhost) {
 		if (serve_vhost_dir(host, host_len, vdir, sizeof(vdir)) == 0) {
 			serve_error_page(x, req, 400, conn_close, NULL, head_only);
-			return;
+			goto out;
 		}
-		snprintf(vpath, sizeof(vpath), "/%s%s", vdir, path);
+		snprintf(vpath, cap + sizeof(vdir) + 2, "/%s%s", vdir, path);
 		open_path = vpath;
+		vlen = strlen(vdir) + 1;
 	}
-	if ((status = file_open(open_path, &fd, &st)) != 0) {
+	status = file_open(open_path, &fd, &st);
+	if (status == 404 && httpd_config()->cgi_pattern != NULL &&
+	    (pre = serve_cgi_prefix(path, open_path, vlen, &fd, &st)) > 0) {
+		if ((info = strdup(path + pre)) == NULL) {
+			serve_error_page(x, req, 503, conn_close, NULL, head_only);
+			goto out;
+		}
+		path[pre] = '\0'; /* the script's own path: SCRIPT_NAME */
+		open_path[vlen + pre] = '\0';
+		status = 0;
+		cgi = 1;
+	}
+	if (req->method_id != HTTP_METHOD_GET && req->method_id != HTTP_METHOD_HEAD &&
+	    !(cgi && req->method_id == HTTP_METHOD_POST)) {
+		serve_error_page(x, req, 405, conn_close,
+		    cgi ? "Allow: GET, HEAD, POST\r\n" : "Allow: GET, HEAD\r\n", 0);
+		goto out;
+	}
+	if (status != 0) {
 		serve_error_page(x, req, status, conn_close, NULL, head_only);
-		return;
+		goto out;
 	}
 	if (cgi && S_ISREG(st.st_mode)) {
 		close(fd);
-		serve_cgi(x, req, fr, open_path, path, &st, conn_close);
+		fd = -1;
+		serve_cgi(x, req, fr, open_path, path, info, &st, conn_close);
 	} else if (S_ISDIR(st.st_mode)) {
 		serve_dir(x, req, open_path, path, fd, conn_close, head_only);
+		fd = -1;
 	} else {
 		serve_file(x, req, open_path, fd, &st, conn_close, head_only);
+		fd = -1;
 	}
+out:
+	if (fd != -1)
+		close(fd);
+	free(info);
+	free(vpath);
+	free(path);
 }

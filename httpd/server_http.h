@@ -15,10 +15,13 @@ struct server_http_ctx {
 	struct httpd_origin from;
 	int draining;                 /* responses must say Connection: close */
 	struct cgi **body_cgi;        /* where a CGI program taking the request content goes */
+	unsigned programs;            /* CGI answers still queued on this stream (resp.program) */
 	/* out */
 	struct resp *out[2];          /* the responses, in request order (100 Continue first) */
 	unsigned nout;
 	int close;                    /* read no more requests: 1 the client asked, 2 we decided */
+	int wait;                     /* not handled: --cgi-max is reached by this stream's own
+	                               * programs among others; ask again when one has ended */
 };
 
 void server_http_handle(struct server_http_ctx *x, const struct http_request *req,

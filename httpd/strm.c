@@ -13,6 +13,7 @@
 #include "tp.h"
 
 #define SERVER_RESET_RETRY_US 20000     /* a stream reset the stack could not take yet */
+#define SERVER_REDIRECTS_MAX 10         /* local redirects in a row: a loop, 500 */
 
 static void strm_reparse(struct strm *s);
 static void strm_resp_wake(struct resp *r, void *arg);
@@ -120,6 +121,7 @@ static void
 strm_ctx(struct strm *s, struct server_http_ctx *x)
 {
 	struct tp_conn *tc = s->set->tc;
+	struct resp *r;
 
 	memset(x, 0, sizeof(*x));
 	x->from.peer = s->set->peer;
@@ -128,6 +130,8 @@ strm_ctx(struct strm *s, struct server_http_ctx *x)
 	x->from.stream = s->id;
 	x->draining = s->set->draining || httpd_stopping();
 	x->body_cgi = &s->body_cgi;
+	for (r = s->rq; r != NULL; r = r->next)
+		x->programs += r->program != 0;
 }
 
 /* What it handed back: its responses queued in order, and "Connection: close". */
@@ -160,21 +164,79 @@ strm_resp_done(struct strm *s)
 		strm_reparse(s);
 }
 
-/* Read no more from s: on SCTP its stream is reset once what it owes has gone and the
- * association goes on (the draft's stream error); on TCP (or without stream resets) the
- * connection closes after its responses. */
+/*
+ * The response at the head of s, to pull. A CGI program's local redirect (RFC 3875 6.2.2) is
+ * answered here, in its place and with its log line: the request it names goes through the
+ * handler as if the client had sent it. Here, not in the program's callbacks, so that no one
+ * holds the program's response when it is freed.
+ */
+struct resp *
+strm_head(struct strm *s)
+{
+	struct http_header hdrs[SERVER_MAX_HEADERS];
+	struct resp *r = s->rq, *nr;
+	struct http_request req;
+	struct http_framing fr;
+	struct server_http_ctx x;
+	char *log;
+	size_t split;
+	unsigned i;
+	int rc;
+
+	if (r == NULL || r->redirect == NULL)
+		return r;
+	memset(&req, 0, sizeof(req));
+	req.headers = hdrs;
+	req.max_line = httpd_config()->max_line;
+	req.max_head = httpd_config()->max_head;
+	rc = http_parse_request(r->redirect, strlen(r->redirect), &req, SERVER_MAX_HEADERS);
+	strm_ctx(s, &x);
+	x.programs = 0; /* its own program is done with: no waiting for it */
+	if (rc <= 0 || r->redirects >= SERVER_REDIRECTS_MAX ||
+	    http_request_framing(&req, &fr) == -1)
+		server_http_error(&x, 500, 1, 0, NULL, 0, "a CGI program's local redirect failed");
+	else
+		server_http_handle(&x, &req, &fr);
+	if (x.nout == 0) {
+		/* out of memory: the redirect is answered by nothing, so the response is cut */
+		free(r->redirect);
+		r->redirect = NULL;
+		return r;
+	}
+	for (i = 0; i + 1 < x.nout; i++) /* a "100 Continue" before it: not for a GET */
+		resp_free(x.out[i]);
+	nr = x.out[x.nout - 1];
+	nr->redirects = r->redirects + 1;
+	nr->wake = strm_resp_wake;
+	nr->wake_arg = s;
+	nr->next = r->next;
+	s->rq = nr;
+	if (s->rq_tail == &r->next)
+		s->rq_tail = &nr->next;
+	/* the client's request line in the log, with the status it got */
+	log = nr->log, split = nr->log_split;
+	nr->log = r->log, nr->log_split = r->log_split;
+	r->log = log, r->log_split = split;
+	log_set_status(nr, nr->status);
+	resp_free(r);
+	if (x.close)
+		strm_close_after(s, x.close == 1);
+	return nr;
+}
+
+/* Read no more from s: on SCTP its stream is reset once what it owes has gone, or retired where
+ * it cannot be (strm_reset_failed), and the association goes on (the draft's stream error); on TCP
+ * the connection closes after its responses. */
 static void
 strm_give_up(struct strm *s)
 {
-	int reset = s->set->msg && (tp_caps(s->set->tc) & TP_CAP_RESET) != 0;
-
 	s->dead = 1;
 	s->body_skip = 0; /* what follows is not read as content either */
 	s->chunked = 0;
 	if (s->body_cgi != NULL)
-		cgi_refuse(s->body_cgi, 400);
+		cgi_refuse(s->body_cgi, 400, !s->set->msg);
 	s->body_cgi = NULL;
-	if (!reset)
+	if (!s->set->msg)
 		strm_close_after(s, 0);
 	else if (s->rq == NULL)
 		strm_reset_begin(s);
@@ -187,15 +249,17 @@ strm_give_up(struct strm *s)
 }
 
 /* The framing of this stream can no longer be trusted: answer (note: why, or NULL), then
- * read no more from it. */
+ * read no more from it. The answer says "Connection: close" only where the connection will
+ * close for it: TCP, or the association's last usable stream where no reset can revive it. */
 void
 strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen, const char *note)
 {
-	int reset = s->set->msg && (tp_caps(s->set->tc) & TP_CAP_RESET) != 0;
+	struct strm_set *ss = s->set;
+	int last = (tp_caps(ss->tc) & TP_CAP_RESET) == 0 && ss->retired + 1u >= ss->nstreams;
 	struct server_http_ctx x;
 
 	strm_ctx(s, &x);
-	server_http_error(&x, status, 1, !reset, raw, rawlen, note);
+	server_http_error(&x, status, 1, !ss->msg || last, raw, rawlen, note);
 	strm_take(s, &x);
 	strm_give_up(s);
 }
@@ -231,9 +295,11 @@ strm_chunked(struct strm *s, char *buf, size_t len, size_t *off)
 		return -1;
 	}
 	s->chunk_total += n;
-	if (s->chunk_total > httpd_config()->cgi_max_body) {
+	/* What the current chunk still declares counts too (a lower bound while its size line
+	 * is read): a chunk of 0x100000 bytes against a limit of 1000 gets its 413 at once. */
+	if (s->chunk_total + s->chunk.left > httpd_config()->cgi_max_body) {
 		if (s->body_cgi != NULL)
-			cgi_refuse(s->body_cgi, 413);
+			cgi_refuse(s->body_cgi, 413, !s->set->msg);
 		s->body_cgi = NULL;
 		strm_give_up(s);
 		return -1;
@@ -314,6 +380,14 @@ strm_parse(struct strm *s, char *buf, size_t len)
 		}
 		strm_ctx(s, &x);
 		server_http_handle(&x, &req, &fr);
+		if (x.wait) {
+			/* parsed again, content and all, when one of its programs has ended
+			 * (strm_resp_done) */
+			off -= (size_t)rc;
+			s->body_skip = 0;
+			s->chunked = 0;
+			break;
+		}
 		strm_take(s, &x);
 	}
 	return s->dead ? len : off;
@@ -426,7 +500,34 @@ strm_abort(struct strm *s)
 	if (ss->ring_head == s)
 		strm_ring_pop(ss);
 	strm_forget(s);
+	s->aborted = 1; /* a message cut short: without a reset, only the close tells the peer */
 	strm_reset_begin(s);
+}
+
+/*
+ * The draft's fallback where stream s cannot be reset: the type or the stack has no RE-CONFIG,
+ * or the peer denied the request (a peer that never enabled resets: socat, ncat, plain
+ * sockets). A response cut short leaves the peer's parser mid-message: the association closes
+ * once the other streams are done. After a stream error the error response went whole and
+ * tells the client; the stream is retired (nothing more read from it or sent on it, for the
+ * rest of the association, as HTTP/2's RST_STREAM retires a stream id) and the others go on.
+ * The association closes only when no usable stream is left.
+ */
+static void
+strm_reset_failed(struct strm *s)
+{
+	struct strm_set *ss = s->set;
+
+	s->dead = 1;
+	if (s->aborted) {
+		ss->drain(ss, 0);
+		return;
+	}
+	if (s->retired)
+		return;
+	s->retired = 1;
+	if (++ss->retired >= ss->nstreams)
+		ss->drain(ss, 0);
 }
 
 void
@@ -460,9 +561,7 @@ strm_reset_try(struct strm *s)
 		s->reset_wait = 1;
 		return;
 	}
-	/* No stream reset here: the draft's fallback, the stream is given up and the
-	 * association closes once the transactions on the other streams are done. */
-	ss->drain(ss, 0);
+	strm_reset_failed(s); /* no stream reset here */
 }
 
 /* The ring's head stream has nothing to send now: out of the ring until it has. */
@@ -494,7 +593,7 @@ strm_eof(struct strm *s)
 	if (s == NULL || !strm_in_body(s))
 		return;
 	if (s->body_cgi != NULL)
-		cgi_refuse(s->body_cgi, 400);
+		cgi_refuse(s->body_cgi, 400, 0);
 	s->body_cgi = NULL;
 	s->body_skip = 0;
 	s->chunked = 0;
@@ -502,8 +601,8 @@ strm_eof(struct strm *s)
 
 /*
  * The stack's events. Only stream resets matter here: "stream reset incoming: 3 5" ends the
- * wait of those streams (they start afresh); a reset denied or failed gives them up, and the
- * association closes once the others are done (the draft's fallback).
+ * wait of those streams (they start afresh); a reset denied or failed takes the draft's
+ * fallback (strm_reset_failed).
  */
 void
 strm_note(struct strm_set *ss, const char *what)
@@ -527,9 +626,10 @@ strm_note(struct strm_set *ss, const char *what)
 		s->reset_wait = 0;
 		strm_forget(s);
 		if (bad) {
-			ss->drain(ss, 0);
+			strm_reset_failed(s);
 			continue;
 		}
 		s->dead = 0; /* the next request on it starts afresh */
+		s->aborted = 0;
 	}
 }

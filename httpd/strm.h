@@ -25,6 +25,7 @@ struct strm_set {
 	struct strm *ring_head, *ring_tail; /* streams with output, in turn (message transports) */
 	unsigned pending;             /* responses queued on all streams */
 	unsigned resets;              /* streams whose reset is still to be asked */
+	unsigned retired;             /* streams retired: a stream error that no reset could end */
 	uint64_t reset_retry_us;
 	int draining;                 /* "Connection: close": the connection closes after these */
 	char peer[64];                /* address only, for the log */
@@ -53,6 +54,8 @@ struct strm {
 	int reset_pending;            /* an aborted transaction: the stream reset is to be asked */
 	int reset_after;              /* a stream error: reset once its error response is sent */
 	int reset_wait;               /* reset asked: dead until our incoming direction is reset */
+	int aborted;                  /* the reset ends a response cut short (not a stream error) */
+	int retired;                  /* dead for the rest of the association (strm_reset_failed) */
 };
 
 struct strm *strm_get(struct strm_set *ss, uint16_t id); /* made on first use; NULL: no memory */
@@ -63,6 +66,7 @@ void strm_eof(struct strm *s);            /* TCP half-close: content cut short g
 void strm_error(struct strm *s, int status, const char *raw, size_t rawlen);
 void strm_error_note(struct strm *s, int status, const char *raw, size_t rawlen,
     const char *note);
+struct resp *strm_head(struct strm *s);   /* its head response, a local redirect answered */
 void strm_resp_done(struct strm *s);      /* its head response went out whole */
 void strm_abort(struct strm *s);          /* SCTP: its head response cannot be completed */
 void strm_reset_begin(struct strm *s);

@@ -22,6 +22,7 @@
 #define HAPPY_USED_S 600        /* what worked is tried first for 10 minutes */
 #define HAPPY_MA_DEFAULT 86400  /* RFC 7838: ma defaults to 24 hours */
 #define HAPPY_LINES 256
+#define HAPPY_MA_MAX 2147483648LL /* RFC 9111 1.2.2: a larger delta-seconds is taken as 2^31 */
 
 struct happy_entry {
 	char origin[280];
@@ -146,14 +147,29 @@ happy_split(const char *origin, char *host, size_t cap, unsigned *port)
 
 /* ---- learning: the Alt-Svc field of a response over TCP ---- */
 
+/* A number a peer sent, digits only up to end or a delimiter (';', ',', '"', blank, CR): its
+ * value saturated at max, or -1 when there is no digit or something else follows them. */
+static long long
+happy_num(const char *p, const char *end, long long max)
+{
+	long long v = 0;
+	const char *s = p;
+
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		v = v > (max - (*p - '0')) / 10 ? max : v * 10 + (*p - '0');
+	if (p == s || (p < end && (*p == '\0' || strchr(";,\" \t\r", *p) == NULL)))
+		return -1;
+	return v;
+}
+
 /* One alternative "PROTO=\"AUTH\"; p=v; ..." of the field value (up to end): 0 and the
  * entry updated when it is an acceptable http/1.1+sctp one, else -1. */
 static int
 happy_alt(struct happy_entry *e, const char *p, const char *end, long long now)
 {
 	char host[280], ohost[280];
-	unsigned port, oport, udp = 0;
-	long long ma = HAPPY_MA_DEFAULT;
+	unsigned oport, udp = 0;
+	long long ma = HAPPY_MA_DEFAULT, port, v;
 	const char *q, *hc;
 	size_t n;
 
@@ -169,11 +185,11 @@ happy_alt(struct happy_entry *e, const char *p, const char *end, long long now)
 		return -1;
 	memcpy(host, p, (size_t)(hc - p));
 	host[hc - p] = '\0';
-	port = (unsigned)strtoul(hc + 1, NULL, 10);
+	port = happy_num(hc + 1, q, 65536);
 	happy_split(e->origin, ohost, sizeof(ohost), &oport);
 	/* the draft: only the transport may change, never the host; and no port >= 1024 for an
 	 * origin below 1024 (RFC 7838 section 9.1) */
-	if (port == 0 || port > 65535 || (host[0] != '\0' && strcasecmp(host, ohost) != 0) ||
+	if (port <= 0 || port > 65535 || (host[0] != '\0' && strcasecmp(host, ohost) != 0) ||
 	    (oport < 1024 && port >= 1024))
 		return -1;
 	for (p = q + 1; p < end; p++) {
@@ -181,17 +197,18 @@ happy_alt(struct happy_entry *e, const char *p, const char *end, long long now)
 			continue;
 		for (p++; p < end && (*p == ' ' || *p == '\t'); p++)
 			;
-		if (end - p > 3 && strncasecmp(p, "ma=", 3) == 0)
-			ma = strtoll(p + 3, NULL, 10);
-		else if (end - p > 9 && strncasecmp(p, "sctp-udp=", 9) == 0) {
-			udp = (unsigned)strtoul(p + 9, NULL, 10);
-			if (udp > 65535)
-				udp = 0;
+		/* bounded: a peer's 99999999999999999999 must not overflow the expiry */
+		if (end - p > 3 && strncasecmp(p, "ma=", 3) == 0) {
+			if ((ma = happy_num(p + 3, end, HAPPY_MA_MAX)) < 0)
+				return -1;
+		} else if (end - p > 9 && strncasecmp(p, "sctp-udp=", 9) == 0) {
+			v = happy_num(p + 9, end, 65536);
+			udp = v > 0 && v <= 65535 ? (unsigned)v : 0;
 		}
 	}
-	e->alt_port = port;
+	e->alt_port = (unsigned)port;
 	e->udp_port = udp;
-	e->alt_until = now + (ma > 0 ? ma : 0);
+	e->alt_until = now + ma;
 	return 0;
 }
 

@@ -477,9 +477,11 @@ main(int argc, char **argv)
 		get_die(2, "%s", err);
 	if (g.autop && get_auto(&so, addr, cache, sizeof(cache)) == -1)
 		return 7;
+	/* The options were checked above: whatever keeps the connection from being made (a
+	 * kernel without SCTP included) is a connect failure, not a usage error. */
 	if ((s = sess_new(g.loop, &so, &get_cbs, NULL, &e, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "httpget: %s\n", err);
-		return e == LOAD_E_OTHER ? 2 : 7;
+		return 7; /* as curl's: could not connect */
 	}
 	if (ev_run(g.loop) == -1)
 		get_die(2, "event loop: %s", strerror(errno));

@@ -1,4 +1,8 @@
-/* http_chunked.c: in-place incremental decoder of the chunked transfer coding (RFC 9112 §7.1). */
+/* http_chunked.c: in-place incremental decoder of the chunked transfer coding (RFC 9112 §7.1).
+ * Strict, as the RFC's grammar: every line ends with CRLF (a bare LF is refused, though request
+ * heads take one, RFC 9112 §2.2), and blanks after the size only as BWS before ";". Framing
+ * is where a server and an intermediary must agree: bare-LF chunk lines and a lenient reading
+ * of what follows chunk data are how requests have been smuggled past proxies. */
 #include <string.h>
 
 #include "http.h"
@@ -6,11 +10,11 @@
 enum {
 	S_SIZE0 = 0, /* first hex digit of a chunk size */
 	S_SIZE,      /* more hex digits */
-	S_SIZE_WS,   /* whitespace after the size: then ";" or the line end */
+	S_SIZE_WS,   /* whitespace after the size (BWS): then ";" */
 	S_EXT,       /* chunk extensions, skipped up to the line end */
 	S_SIZE_LF,   /* CR seen at the end of the size line */
 	S_DATA,
-	S_DATA_END,  /* CRLF (or LF) after the data */
+	S_DATA_END,  /* CRLF after the data */
 	S_DATA_LF,
 	S_TRL0,      /* start of a trailer line, or of the final empty line */
 	S_TRL_NAME,
@@ -59,19 +63,15 @@ size_line_done(struct http_chunked *st)
 	return st->left > 0 ? S_DATA : S_TRL0;
 }
 
-/* After the size: BWS, then extensions or the line end (RFC 9112 §7.1.1). */
+/* After the size: BWS then extensions, or the line end (RFC 9112 §7.1.1). */
 static unsigned
-after_size(struct http_chunked *st, unsigned char c)
+after_size(unsigned char c)
 {
 	if (c == ' ' || c == '\t')
 		return S_SIZE_WS;
 	if (c == ';')
 		return S_EXT;
-	if (c == '\r')
-		return S_SIZE_LF;
-	if (c == '\n')
-		return size_line_done(st);
-	return S_ERROR;
+	return c == '\r' ? S_SIZE_LF : S_ERROR;
 }
 
 /* One byte outside chunk data: the next state, or S_ERROR. */
@@ -95,30 +95,26 @@ step(struct http_chunked *st, unsigned char c)
 			st->left = st->left << 4 | (uint64_t)h;
 			return S_SIZE;
 		}
-		return st->state == S_SIZE0 ? S_ERROR : after_size(st, c);
-	case S_SIZE_WS:
-		return after_size(st, c);
+		return st->state == S_SIZE0 ? S_ERROR : after_size(c);
+	case S_SIZE_WS: /* BWS belongs before a ";" only */
+		if (c == ' ' || c == '\t')
+			return S_SIZE_WS;
+		return c == ';' ? S_EXT : S_ERROR;
 	case S_EXT:
 		/* chunk-ext names and values (tokens, quoted strings) are not used: skip them,
 		 * but no CTL, so a CR can only end the line. */
 		if (c == '\r')
 			return S_SIZE_LF;
-		if (c == '\n')
-			return size_line_done(st);
 		return is_value_char(c) ? S_EXT : S_ERROR;
 	case S_SIZE_LF:
 		return c == '\n' ? size_line_done(st) : S_ERROR;
 	case S_DATA_END:
-		if (c == '\r')
-			return S_DATA_LF;
-		return c == '\n' ? S_SIZE0 : S_ERROR;
+		return c == '\r' ? S_DATA_LF : S_ERROR;
 	case S_DATA_LF:
 		return c == '\n' ? S_SIZE0 : S_ERROR;
 	case S_TRL0:
 		if (c == '\r')
 			return S_END_LF;
-		if (c == '\n')
-			return S_DONE;
 		/* obs-fold or junk: refused as in a header section. */
 		return http_is_tchar(c) ? S_TRL_NAME : S_ERROR;
 	case S_TRL_NAME:
@@ -128,8 +124,6 @@ step(struct http_chunked *st, unsigned char c)
 	case S_TRL_VALUE:
 		if (c == '\r')
 			return S_TRL_LF;
-		if (c == '\n')
-			return S_TRL0;
 		return is_value_char(c) ? S_TRL_VALUE : S_ERROR;
 	case S_TRL_LF:
 		return c == '\n' ? S_TRL0 : S_ERROR;

@@ -288,7 +288,8 @@ is_reg_name_char(unsigned char c)
 
 /*
  * uri-host [":" port] (RFC 3986 §3.2.2): an IP-literal in brackets, or a reg-name of
- * unreserved, pct-encoded and sub-delims characters. No userinfo: "@" is refused. 0 with
+ * unreserved, pct-encoded and sub-delims characters, then a port of at most 65535 (or
+ * none after the colon). No userinfo: "@" is refused. 0 with
  * *name_len (the port left off), -1 when invalid.
  */
 static int
@@ -310,11 +311,17 @@ parse_host(const char *s, size_t len, size_t *name_len)
 	}
 	*name_len = (size_t)(p - s);
 	if (p < end) {
+		unsigned long port = 0;
 		if (*p != ':')
 			return -1;
-		for (p++; p < end; p++)
+		/* a port no TCP or SCTP has (":99999") makes the field invalid (§3.2: 400) */
+		for (p++; p < end; p++) {
 			if (*p < '0' || *p > '9')
 				return -1;
+			port = port * 10 + (unsigned long)(*p - '0');
+			if (port > 65535)
+				return -1;
+		}
 	}
 	return 0;
 }

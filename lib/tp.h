@@ -65,6 +65,8 @@ struct tp_opts {
 	const char *local;         /* connect: local address(es) to bind first, "a,b" (NULL = any) */
 	int reuseport;             /* listen: SO_REUSEPORT, several processes on one port (tcp, sctp) */
 	int sctp_interleave;       /* kernel SCTP: I-DATA (RFC 8260), round-robin stream scheduler */
+	int deny_resets;           /* SCTP: deny the peer's stream resets, as a socket that never
+	                            * enabled them (socat, ncat): tests of the draft's fallback */
 };
 
 /* A list of addresses of one family sharing one port ("h1,h2:port", "[v6]:port", "/path"). */

@@ -180,7 +180,14 @@ tp_sctp_sockopts(int fd, const struct tp_opts *o, char *err, size_t errlen)
 	 * window is delivered in pieces anyway. Measured on loopback (MTU 64 KiB) with the default
 	 * 208 KiB buffer, 1 MiB takes about 3 s (a retransmission timeout) with or without a point
 	 * of a quarter of the buffer; what helps is a larger buffer (8 MiB: 5 to 130 ms). */
-	return tp_sctp_events(fd, err, errlen);
+	if (tp_sctp_events(fd, err, errlen) != TP_OK)
+		return TP_ERROR;
+	if (o->deny_resets) { /* after tp_sctp_events, which takes them */
+		av.assoc_value = 0;
+		return tp_sctp_setopt(fd, SCTP_ENABLE_STREAM_RESET, &av, sizeof(av),
+		    "SCTP_ENABLE_STREAM_RESET", err, errlen);
+	}
+	return TP_OK;
 }
 
 int

@@ -178,7 +178,7 @@ tp_usrsctp_connopts(struct socket *so, const struct tp_opts *o, char *err, size_
 	/* A peer's stream reset (RFC 6525) is denied unless this is set: take them. */
 	memset(&av, 0, sizeof(av));
 	av.assoc_id = SCTP_FUTURE_ASSOC;
-	av.assoc_value = SCTP_ENABLE_RESET_STREAM_REQ;
+	av.assoc_value = o->deny_resets ? 0 : SCTP_ENABLE_RESET_STREAM_REQ;
 	if (tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof(av),
 	    "SCTP_ENABLE_STREAM_RESET", err, errlen) == -1)
 		return -1;

@@ -165,9 +165,33 @@ if [ -n "$SCTPAPPS_VM" ]; then
 	ok $? "sctp with net.sctp.reconf_enable=1: stream 1 reset (RFC 6525), stream 2 served, stream 1 serves again"
 	kill $last
 	wait $last 2>/dev/null
+	# A stream error with a client that never enabled resets (socat, ncat, plain sockets;
+	# issue 33): its stack denies the server's reset, or the server's own refuses it
+	# (reconf_enable=0); either way the stream is retired and the association goes on.
+	bad=$'GARBAGE\r\n\r\n'
+	for rcf in 1 0; do
+		sysctl -qw net.sctp.reconf_enable=$rcf
+		start "deny$rcf" 3 -p 0 -h 127.0.0.1 -d "$doc" -L sctp:127.0.0.1:$((b + 4)) \
+		    -L sctp1m:127.0.0.1:$((b + 5))
+		for t in "sctp $((b + 4))" "sctp1m $((b + 5))"; do
+			set -- $t
+			o=$tmp/deny$rcf-$1.out
+			timeout 30 "$P" --timeout 20 --deny-resets --pause 800 --ppid 63 \
+			    --streams-each 1,2,3 send sctp 127.0.0.1:$2 "$bad" "$req" "$req" >"$o" 2>&1
+			rc=$?
+			[ $rc = 0 ] && grep -q '^reply stream=1 ppid=63 len=[0-9]*: HTTP/1.1 400 ' "$o" &&
+			    ! grep -qi '^Connection: close' "$o" &&
+			    [ "$(grep -c '^reply stream=[23] ppid=63 len=[0-9]*: HTTP/1.1 200 OK' "$o")" = 2 ]
+			ok $? "$1, reconf_enable=$rcf, a client that never enabled resets: 400 on stream 1 (no Connection: close), the association survives, streams 2 and 3 served 0.8 s apart (exit $rc)"
+			[ $rc = 0 ] || grep -v '^[A-Z][-a-zA-Z]*: \|^first\|^<\|^.$' "$o" | sed 's/^/#   /'
+		done
+		kill $last
+		wait $last 2>/dev/null
+	done
 	sysctl -qw net.sctp.reconf_enable="${orig:-0}"
 else
 	ok 1 "stream reset over kernel SCTP: only in the VM (it sets net.sctp.reconf_enable)"
+	ok 1 "a stream error with a client that denies resets: only in the VM (as above)"
 fi
 
 # --workers 2 on TCP and sctp one-to-one: associations spread over both workers.

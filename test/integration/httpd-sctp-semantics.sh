@@ -31,6 +31,9 @@ chmod 755 "$doc/cgi-bin/part.cgi"
 # an answer of unknown length (no Content-Length)
 printf '#!/bin/sh\nprintf "Content-Type: text/plain\\r\\n\\r\\nno length here\\n"\n' >"$doc/cgi-bin/nolen.cgi"
 chmod 755 "$doc/cgi-bin/nolen.cgi"
+# a local redirect (RFC 3875 6.2.2), answered on the stream in the program's place (issue 33)
+printf '#!/bin/sh\nprintf "Location: /first.txt\\r\\n\\r\\n"\n' >"$doc/cgi-bin/local.cgi"
+chmod 755 "$doc/cgi-bin/local.cgi"
 chmod -R a+rX "$doc"
 
 httpd_start main -L usrsctp:127.0.0.1:8080 --udp-port $su --udp-remote-port $cu -d "$doc" \
@@ -54,6 +57,11 @@ grep -q '^reply stream=2 ppid=63 len=[0-9]*: HTTP/1.1 400 ' "$tmp/p.out" &&
     grep -q '^reply stream=5 ppid=63 len=[0-9]*: HTTP/1.1 200 OK' "$tmp/p.out" && grep -qx first "$tmp/p.out"
 ok $? "malformed chunked content on stream 2: 400 there, and the association goes on (stream 5: 200)"
 sed 's/^/#   /' "$tmp/p.out" | grep reply
+
+msgs=($'GET /cgi-bin/local.cgi HTTP/1.1\r\nHost: x\r\n\r\n')
+peer --stream 7
+grep -q '^reply stream=7 ppid=63 len=[0-9]*: HTTP/1.1 200 OK' "$tmp/p.out" && grep -qx first "$tmp/p.out"
+ok $? "a CGI's local redirect on stream 7: /first.txt served on stream 7 in its place"
 
 # --- defect 3: versions on a stream, as the draft now says ------------------------------------
 msgs=($'GET /first.txt HTTP/2.0\r\nHost: x\r\n\r\n' $'GET /first.txt HTTP/1.2\r\nHost: x\r\n\r\n')

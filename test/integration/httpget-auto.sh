@@ -93,7 +93,9 @@ s.serve_forever()
 PY
 pp=$((tp + 1))
 /usr/bin/python3 "$tmp/srv.py" $pp '/evil http%2F1.1+sctp="evil.example:8081"; ma=600' \
-    '/multi h3=":443", http%2F1.1+sctp=":9000"; ma=60' >"$tmp/py.out" 2>&1 &
+    '/multi h3=":443", http%2F1.1+sctp=":9000"; ma=60' \
+    '/huge http%2F1.1+sctp=":9001"; ma=99999999999999999999; sctp-udp=99999999999999999999' \
+    '/wrap http%2F1.1+sctp=":4294967297"' '/junk http%2F1.1+sctp=":9002"; ma=5x' >"$tmp/py.out" 2>&1 &
 pids="$pids $!"
 wait_bound $pp
 ask() { timeout 10 "$G" -s -m 5 --proto auto --alt-cache "$cache" "http://127.0.0.1:$pp$1" >/dev/null 2>&1; }
@@ -106,6 +108,26 @@ ok $? "the http/1.1+sctp one of several alternatives (after h3) is taken, withou
 ask /clear
 grep -qx "127.0.0.1:$pp 0 0 0 [-a-z]* [0-9]*" "$cache"
 ok $? "Alt-Svc: clear removes it"
+# Numbers a peer sends are parsed with bounds (issue 33): ma beyond 2^31 is 2^31 (RFC 9111
+# 1.2.2), never an overflow into a negative expiry; a port beyond 65535 is not wrapped to 1.
+t0=$(date +%s)
+ask /huge
+read -r _ alt udp until _ < <(grep "^127.0.0.1:$pp " "$cache")
+t1=$(date +%s)
+[ "$alt $udp" = "9001 0" ] && [ $((until - t0)) -ge 2147483648 ] && [ $((until - t1)) -le 2147483648 ]
+ok $? "ma=99999999999999999999: kept for 2^31 s (expiry $until at $t1), sctp-udp of 20 digits ignored"
+ask /wrap
+grep -qx "127.0.0.1:$pp 9001 0 $until [-a-z]* [0-9]*" "$cache"
+ok $? "port 4294967297 is not taken (as port 1 or any other): $(cat "$cache")"
+ask /junk
+grep -qx "127.0.0.1:$pp 9001 0 $until [-a-z]* [0-9]*" "$cache"
+ok $? "ma=5x (not a number) is not taken"
+# issue 33: a transport that cannot connect (here: no kernel SCTP, or nothing on port 1 where
+# there is) is a connect failure, exit 7 as curl's, never 2 (usage)
+"$G" -s -m 5 --proto sctp http://127.0.0.1:1/x >/dev/null 2>"$tmp/nosctp.err"
+rc=$?
+[ $rc = 7 ] && [ -s "$tmp/nosctp.err" ]
+ok $? "httpget --proto sctp where it cannot connect: exit $rc ($(head -n1 "$tmp/nosctp.err"))"
 "$G" --help | grep -q -- '--proto tcp|sctp|sctp1m|usrsctp|auto' && "$H" --help | grep -q -- '--alt-svc'
 ok $? "--help of both documents the options"
 done_testing

@@ -1068,6 +1068,14 @@ test_host(void **state)
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: user@a\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:8x\r\n\r\n", NULL), -1);
+	/* Ports (issue 33): 65535 at most, leading zeros as digits; the authority's as well. */
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: evil.com:99999\r\n\r\n", NULL), -1);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:65536\r\n\r\n", NULL), -1);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:65535\r\n\r\n", "a"), 0);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:0000000080\r\n\r\n", "a"), 0);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: a:\r\n\r\n", "a"), 0);
+	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [::1]:70000\r\n\r\n", NULL), -1);
+	assert_int_equal(host_of("GET http://a:99999/ HTTP/1.1\r\nHost: a\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [zz]\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", NULL), -1);
 	assert_int_equal(host_of("GET / HTTP/1.1\r\nHost: [::1]x\r\n\r\n", NULL), -1);
@@ -1136,6 +1144,12 @@ test_conditional(void **state)
 	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\n"
 	    "If-Modified-Since: Fri, 01 Jan 2021 00:00:00 GMT\r\n\r\n", e, t),
 	    HTTP_COND_NOT_MODIFIED);
+	/* The boundary (issue 33): equal to Last-Modified is not modified; a second later is. */
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\n"
+	    "If-Modified-Since: Thu, 02 Jan 2020 03:04:05 GMT\r\n\r\n", e, t),
+	    HTTP_COND_NOT_MODIFIED);
+	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\n"
+	    "If-Modified-Since: Thu, 02 Jan 2020 03:04:04 GMT\r\n\r\n", e, t), HTTP_COND_OK);
 	/* If-Match: strong; If-Unmodified-Since only without it. */
 	assert_int_equal(cond_of("GET / HTTP/1.1\r\nHost: a\r\nIf-Match: W/\"5e0d5da5-14\"\r\n\r\n",
 	    e, t), HTTP_COND_FAILED);
@@ -1697,8 +1711,12 @@ test_chunked(void **state)
 	CHUNK_OK("000000000000000000005\r\nhello\r\n000\r\n\r\n", "hello", "");
 	/* Data may hold anything, CRLF and NUL included. */
 	CHUNK_OK("4\r\n\r\n\0\n\r\n0\r\n\r\n", "\r\n\0\n", "");
-	/* Bare LF line ends. */
-	CHUNK_OK("5\nhello\n0\n\n", "hello", "");
+	/* Bare LF line ends: refused (strict, RFC 9112 7.1's grammar; issue 33). */
+	CHUNK_BAD("5\nhello\r\n0\r\n\r\n");
+	CHUNK_BAD("5\r\nhello\n0\r\n\r\n");
+	CHUNK_BAD("5\r\nhello\r\n0\n\r\n");
+	CHUNK_BAD("5\r\nhello\r\n0\r\n\n");
+	CHUNK_BAD("5;a=b\nhello\r\n0\r\n\r\n");
 	/* What follows the body is handed back. */
 	CHUNK_OK("3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.1\r\n", "abc", "GET / HTTP/1.1\r\n");
 	CHUNK_MORE("5\r\nhel", "hel");
@@ -1715,10 +1733,12 @@ test_chunked_ext_trailers(void **state)
 	CHUNK_OK("5;name=value\r\nhello\r\n0;last\r\n\r\n", "hello", "");
 	CHUNK_OK("5 ; a=\"q;x\" ;b\r\nhello\r\n0\r\n\r\n", "hello", "");
 	CHUNK_OK("5\t;a=b\r\nhello\r\n0\r\n\r\n", "hello", "");
-	CHUNK_OK("5  \r\nhello\r\n0\r\n\r\n", "hello", "");
+	CHUNK_OK("5  ;x\r\nhello\r\n0\r\n\r\n", "hello", "");
+	CHUNK_BAD("5 \r\nhello\r\n0\r\n\r\n");  /* BWS only before ";" */
+	CHUNK_BAD("5\t\r\nhello\r\n0\r\n\r\n");
 	CHUNK_OK("5;\r\nhello\r\n0\r\n\r\n", "hello", "");
 	CHUNK_OK("2\r\nab\r\n0\r\nExpires: never\r\nX-Sum: 1234\r\n\r\nNEXT", "ab", "NEXT");
-	CHUNK_OK("2\r\nab\r\n0\nA: b\nC:\n\nN", "ab", "N");
+	CHUNK_BAD("2\r\nab\r\n0\r\nA: b\nC:\r\n\r\n");
 	CHUNK_BAD("2\r\nab\r\n0\r\nA: b\r\n c\r\n\r\n");  /* obs-fold in trailers */
 	CHUNK_BAD("2\r\nab\r\n0\r\nbad\r\n\r\n");
 	CHUNK_BAD("2\r\nab\r\n0\r\nA : b\r\n\r\n");
@@ -1746,6 +1766,8 @@ test_chunked_errors(void **state)
 	CHUNK_BAD("5x\r\nhello\r\n");
 	CHUNK_BAD("5\rhello\r\n");
 	CHUNK_BAD("5\r\nhelloX\r\n0\r\n\r\n");
+	CHUNK_BAD("5\r\nhelloX0\r\n\r\n");  /* a byte other than CR after the data */
+	CHUNK_BAD("5\r\nhello0\r\n\r\n");
 	CHUNK_BAD("5\r\nhello\rX0\r\n\r\n");
 	CHUNK_BAD("5\r\nhello\r\r\n0\r\n\r\n");
 	CHUNK_BAD(" 5\r\nhello\r\n0\r\n\r\n");
@@ -1765,7 +1787,7 @@ test_chunked_errors(void **state)
 }
 
 /* The size line's limit counts its bytes, extensions included, not its line end: exactly
- * HTTP_CHUNK_LINE_MAX passes (CRLF or bare LF), one more is refused. */
+ * HTTP_CHUNK_LINE_MAX passes, one more is refused (a bare LF never passes). */
 static void
 chunk_line_case(size_t linelen, const char *eol, int status)
 {
@@ -1799,7 +1821,7 @@ test_chunked_line_limit(void **state)
 	(void)state;
 	chunk_line_case(HTTP_CHUNK_LINE_MAX, "\r\n", C_DONE);
 	chunk_line_case(HTTP_CHUNK_LINE_MAX + 1, "\r\n", C_ERROR);
-	chunk_line_case(HTTP_CHUNK_LINE_MAX, "\n", C_DONE);
+	chunk_line_case(HTTP_CHUNK_LINE_MAX, "\n", C_ERROR);
 	chunk_line_case(HTTP_CHUNK_LINE_MAX + 1, "\n", C_ERROR);
 }
 
