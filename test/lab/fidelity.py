@@ -161,7 +161,9 @@ def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label=""):
             why = "not judged: %d packets, %.1f drops expected (< 5)" % (n, n * p)
         elif not agg_ok:
             # netem drew fewer (or more) times than there were packets: whatever the count,
-            # it is not a per-packet loss process
+            # it is not a per-packet loss process (and tbf, which splits a merged packet before
+            # queueing it, counts drops per segment where netem counts one: the difference may
+            # even go negative)
             loss_ok = False
             why = "99 %% interval %d..%d, but netem drew per merged packet, not per packet" % (lo, hi)
         else:
