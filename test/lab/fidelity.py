@@ -148,7 +148,7 @@ def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label=""):
         slack = 2 + n // 5000
         agg_ok = abs(n - through) <= slack
         results.append((agg_ok, "%s%s: each of the %d packets received went through netem as one "
-                        "packet (netem saw %d; guest GRO merges segments)" % (pre, dr, n, through)))
+                        "packet (netem saw %d; merged packets, from guest GRO or TAPs with vnet_hdr, fail this)" % (pre, dr, n, through)))
         if ge_burst:
             lo, hi = ge_interval(n, p, ge_burst) if p > 0 else (0, 0)
             model = "Gilbert, mean burst %g" % ge_burst

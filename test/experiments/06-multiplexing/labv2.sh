@@ -4,6 +4,7 @@
 # fidelity check on (test/lab/fidelity.py) in every cell. Issue 38's first step: quick mode
 # only, beside 06-multiplexing.sh (whose kernel SCTP rows stay in its VM lab for now).
 #   labv2.sh [--out DIR] [--cells "RATE:DELAY_MS:LOSS_PCT ..."] [--reps N] [--rows "..."]
+#   labv2.sh --reanalyse DIR     results.csv and report.md again from DIR's files (no root)
 # Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr usrsctpnt100 usrsctp100.
 # Writes DIR (default out/experiments/06-labv2): samples.csv (a line per run), results.csv
 # (summarize.py: medians, bootstrap intervals, bound), unshaped.csv (each row's rate at each
@@ -28,6 +29,7 @@ HTTPD=$EXP_ROOT/sctphttpd
 OUT=${EXP_OUT:-$EXP_ROOT/out/experiments/06-labv2}
 CELLS="10mbit:10:1"
 REPS=1
+REANALYSE=
 ROWS="tcp1 h2c h2cbbr usrsctpnt100 usrsctp100"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -35,7 +37,8 @@ while [ $# -gt 0 ]; do
 	--cells) CELLS=$2; shift 2 ;;
 	--reps) REPS=$2; shift 2 ;;
 	--rows) ROWS=$2; shift 2 ;;
-	*) echo "usage: $0 [--out DIR] [--cells \"RATE:DELAY:LOSS ...\"] [--reps N] [--rows \"...\"]" >&2; exit 2 ;;
+	--reanalyse) REANALYSE=$2; shift 2 ;;
+	*) echo "usage: $0 [--out DIR] [--cells \"RATE:DELAY:LOSS ...\"] [--reps N] [--rows \"...\"] | --reanalyse DIR" >&2; exit 2 ;;
 	esac
 done
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "labv2.sh: bad --reps '$REPS'" >&2; exit 2; }
@@ -46,11 +49,64 @@ for r in $ROWS; do
 	case $r in tcp1 | tcppipe | h2c | h2cbbr | usrsctp100 | usrsctpnt100) ;;
 	*) echo "labv2.sh: unknown row '$r'" >&2; exit 2 ;; esac
 done
+# analyse: results.csv and report.md from the run's files alone (samples.csv, unshaped.csv,
+# fidelity.txt, bound.txt): what --reanalyse DIR does again without measuring
+analyse() {
+	local d t=$OUT/.an st=0
+	mkdir -p "$t" || return 1
+	# summarize.py per delay, each with the unshaped rates measured at that delay
+	for d in $(awk -F, 'NR > 1 { print $2 }' "$OUT/samples.csv" | sort -un); do
+		awk -F, -v d="$d" 'NR == 1 || $2 == d' "$OUT/samples.csv" >"$t/s.$d"
+		awk -F, -v d="$d" 'NR == 1 || $2 == d' "$OUT/unshaped.csv" >"$t/u.$d"
+		$PY "$HERE/summarize.py" "$t/s.$d" "$t/u.$d" "$t/r.$d" || st=1
+	done
+	awk 'FNR > 1 || NR == 1' "$t"/r.* >"$OUT/results.csv" 2>/dev/null || st=1
+	rm -rf "$t"
+	{
+		echo "## 06 on lab v2 (quick mode; not the results section)"
+		echo
+		echo "$(sed -n 3p "$OUT/params.txt")"
+		echo
+		echo "| cell | row | time s (95 % CI) | p50 / p99 ms | wire KB | unshaped Mbit/s |"
+		echo "|---|---|---|---|---|---|"
+		awk -F, 'NR == FNR { if (FNR > 1 && !u[$1 "," $2]) u[$1 "," $2] = $5; next }
+			FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ printf "| %s Mbit/s %s ms %s %% | %s | %s (%s-%s) | %s / %s | %.0f | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"],
+			  $c["loss_pct"], $c["row"], $c["time_s"], $c["time_ci_lo_s"], $c["time_ci_hi_s"], $c["lat_p50_ms"],
+			  $c["lat_p99_ms"], $c["wire_bytes"] / 1000, u[$c["row"] "," $c["one_way_delay_ms"]] }' "$OUT/unshaped.csv" "$OUT/results.csv"
+		echo
+		echo "Bound: $(tr '\n' ';' <"$OUT/bound.txt" 2>/dev/null || echo "not recorded")"
+		echo
+		echo "Fidelity (per cell and direction):"
+		echo
+		grep '^# fidelity' "$OUT/fidelity.txt" | sed 's/^# /- /'
+		echo
+		echo "Kernel SCTP rows are not on lab v2 yet (their endpoints need a kernel with SCTP: a VM on the router, next step)."
+	} >"$OUT/report.md"
+	return $st
+}
+
 n_tap=0 failed=0
 check() { # check STATUS TEXT
 	n_tap=$((n_tap + 1))
 	if [ "$1" = 0 ]; then echo "ok $n_tap - $2"; else echo "not ok $n_tap - $2"; failed=$((failed + 1)); fi
 }
+if [ -n "$REANALYSE" ]; then
+	OUT=$REANALYSE
+	for f in samples.csv unshaped.csv fidelity.txt bound.txt params.txt; do
+		[ -s "$OUT/$f" ] || [ $f = bound.txt ] || { echo "not ok - --reanalyse $OUT: no $f (not a finished run)"; exit 1; }
+	done
+	CELLS=$(sed -n 's/^cells: \([^(]*\) (rate.*/\1/p' "$OUT/params.txt")
+	analyse
+	check $? "reanalysed $OUT: results.csv and report.md from its own files"
+	# the router's checks as judged then
+	while IFS= read -r l; do
+		case "$l" in "ok - "*) check 0 "${l#ok - }" ;; "not ok - "*) check 1 "${l#not ok - }" ;; esac
+	done <"$OUT/fidelity.txt"
+	echo "1..$n_tap"
+	[ $failed = 0 ]
+	exit
+fi
 for t in "$HL" "$HTTPD"; do [ -x "$t" ] || { echo "not ok - $t not built"; exit 1; }; done
 for t in nginx h2load $PY; do command -v "$t" >/dev/null || { echo "not ok - $t missing (scripts/setup.sh)"; exit 1; }; done
 
@@ -190,7 +246,7 @@ echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,
 unshaped=$OUT/unshaped.csv
 echo "row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct" >"$unshaped"
 : >"$OUT/fidelity.txt"
-: >"$work/bound"
+: >"$OUT/bound.txt"
 for cell in $CELLS; do
 	IFS=: read -r rate delay loss <<<"$cell"
 	# each row's unshaped rate at this cell's delay (no rate limit, no loss)
@@ -220,11 +276,11 @@ for cell in $CELLS; do
 		*) echo "$l" ;;
 		esac
 	done <"$work/fid"
-	[ $fst = 0 ] || echo "$cell fidelity-failed" >>"$work/bound"
+	[ $fst = 0 ] || echo "$cell fidelity-failed" >>"$OUT/bound.txt"
 	# link-bound only when every row's unshaped rate is 3x the link or more
 	lb=$(awk -F, -v d="$delay" -v r="${rate%mbit}" 'NR > 1 && $2 == d { n++; if ($5 < 3 * r) { bad = bad " " $1 } }
 		END { print (n && bad == "") ? "link-bound" : "not link-bound (under 3x the link:" bad ")" }' "$unshaped")
-	echo "$cell $lb" >>"$work/bound"
+	echo "$cell $lb" >>"$OUT/bound.txt"
 done
 t_run=$(($(date +%s) - t_start))
 
@@ -238,9 +294,6 @@ check $? "every run answered all its requests (httpload: bodies by CRC-32; h2loa
 badt=$(awk -F, 'NR > 1 && !($10 > 0) { printf "%s%s", (n++ ? " " : ""), $5 }' "$csv")
 [ -z "$badt" ]
 check $? "every run has a completion time from its per-request log${badt:+ (not: $badt)}"
-$PY "$HERE/summarize.py" "$csv" <(awk -F, 'NR == 1 || !s[$1]++' "$unshaped") "$OUT/results.csv"
-check $? "summarize.py: medians and bootstrap intervals (results.csv)"
-
 {
 	echo "experiment 06 on lab v2 (issue 38, first step): $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "git: $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet HEAD 2>/dev/null || echo ' (local changes)')"
@@ -253,29 +306,11 @@ check $? "summarize.py: medians and bootstrap intervals (results.csv)"
 	echo "congestion control: TCP rows cubic on the namespaces' route (ip route congctl; host default $(cat /proc/sys/net/ipv4/tcp_congestion_control)), h2cbbr bbr; usrsctp: its standard (RFC 4960) control"
 	echo "completion time: first request's start to last response's end, from each client's own per-request log (httpload --log, h2load --log-file)"
 	echo "versions: nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(h2load --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}\n' 'libusrsctp*' 2>/dev/null | head -n1), qemu $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }')"
-	echo "router checks: see fidelity.txt; cells: $(tr '\n' ';' <"$work/bound")"
+	echo "router checks: see fidelity.txt; cells: $(tr '\n' ';' <"$OUT/bound.txt")"
 	echo "run time: ${t_run} s"
 } >"$OUT/params.txt"
-{
-	echo "## 06 on lab v2 (quick mode; not the results section)"
-	echo
-	echo "$(sed -n 3p "$OUT/params.txt")"
-	echo
-	echo "| cell | row | time s (95 % CI) | p50 / p99 ms | wire KB | unshaped Mbit/s |"
-	echo "|---|---|---|---|---|---|"
-	awk -F, 'NR == FNR { if (FNR > 1 && !u[$1 "," $2]) u[$1 "," $2] = $5; next }
-		FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ printf "| %s Mbit/s %s ms %s %% | %s | %s (%s-%s) | %s / %s | %.0f | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"],
-		  $c["loss_pct"], $c["row"], $c["time_s"], $c["time_ci_lo_s"], $c["time_ci_hi_s"], $c["lat_p50_ms"],
-		  $c["lat_p99_ms"], $c["wire_bytes"] / 1000, u[$c["row"] "," $c["one_way_delay_ms"]] }' "$unshaped" "$OUT/results.csv"
-	echo
-	echo "Bound: $(tr '\n' ';' <"$work/bound")"
-	echo
-	echo "Fidelity (per cell and direction):"
-	echo
-	grep '^# fidelity' "$OUT/fidelity.txt" | sed 's/^# /- /'
-	echo
-	echo "Kernel SCTP rows are not on lab v2 yet (their endpoints need a kernel with SCTP: a VM on the router, next step)."
-} >"$OUT/report.md"
+analyse
+check $? "summarize.py: medians and bootstrap intervals (results.csv), report.md"
+
 echo "1..$n_tap"
 [ $failed = 0 ]
