@@ -44,6 +44,12 @@ transfer() {
 	"$F" "$d/before" "$d/after" --loss "$2" >"$tmp/fid.out" 2>&1
 }
 
+# --- two routers at once: r2 (guest GRO left on, a planted fault; owned by a process killed
+# with SIGKILL at the end) boots while r1 is tested ---
+owner_pid=$(sh -c 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $!')
+ROUTER_PLANT_GRO=on "$R" up "$tmp/r2" --owner "$owner_pid" >"$tmp/up2bg.out" 2>&1 &
+up2_pid=$!
+
 # --- a router, the link set, the delay seen ---
 d=$tmp/r1
 "$R" up "$d" --owner $$ >"$tmp/up.out" 2>&1
@@ -68,12 +74,20 @@ for bad in "--loss 100" "--loss -1" "--rate 10xbit" "--rate 0mbit" "--delay ten"
 	ok $? "set $bad: refused with a message ($(head -n1 "$tmp/bad.out"))"
 done
 
-# --- fidelity of a lossy transfer ---
+# --- fidelity of a lossy transfer (and r2, up by now, sees none of it) ---
+wait "$up2_pid"
+up2=$?
+[ -f "$tmp/r2/env" ] && "$R" stats "$tmp/r2" >"$tmp/r2.before" 2>&1
 transfer "$d" 1 4M
 ok $? "(${SECONDS}s) TCP through 1 % loss: one netem packet per wire packet, drops within the 99 % interval" ||
 	sed 's/^/# /' "$tmp/fid.out" "$d/after"
 grep '^# fidelity' "$tmp/fid.out" | sed 's/^/# /'
 
+[ -f "$tmp/r2/env" ] && "$R" stats "$tmp/r2" >"$tmp/r2.after" 2>&1
+inp() { awk '$1 == "c2s" || $1 == "s2c" { sub(/in_pkts=/, "", $2); s += $2 } END { print s + 0 }' "$1" 2>/dev/null; }
+i0=$(inp "$tmp/r2.before") i1=$(inp "$tmp/r2.after")
+grep -q '^c2s in_pkts=' "$tmp/r2.after" 2>/dev/null && [ $((i1 - i0)) -le 10 ]
+ok $? "a second router running at once saw none of the first one's transfer ($((i1 - i0)) packets)"
 "$R" down "$d" >"$tmp/down.out" 2>&1
 ok $? "router.sh down (${SECONDS}s)" || sed 's/^/# /' "$tmp/down.out"
 gone "$d"
@@ -81,9 +95,8 @@ ok $? "after down: no namespace, TAP or qemu left"
 
 # --- planted fault: guest GRO left on; owner killed ---
 d=$tmp/r2
-owner_pid=$(sh -c 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $!')
-ROUTER_PLANT_GRO=on "$R" up "$d" --owner "$owner_pid" >"$tmp/up.out" 2>&1
-ok $? "router.sh up with guest GRO left on (planted; ${SECONDS}s)" || sed 's/^/# /' "$tmp/up.out" "$d/vm.log"
+[ $up2 = 0 ]
+ok $? "router.sh up with guest GRO left on (planted), booted beside the first" || sed 's/^/# /' "$tmp/up2bg.out" "$d/vm.log"
 cp "$d/qemu.pid" "$d/qemu.pid.seen" 2>/dev/null
 "$R" set "$d" --delay 10 --loss 1 >/dev/null 2>&1
 transfer "$d" 1 4M

@@ -75,6 +75,15 @@ analyse() {
 			  $c["loss_pct"], $c["row"], $c["time_s"], $c["time_ci_lo_s"], $c["time_ci_hi_s"], $c["lat_p50_ms"],
 			  $c["lat_p99_ms"], $c["wire_bytes"] / 1000, u[$c["row"] "," $c["one_way_delay_ms"]] }' "$OUT/unshaped.csv" "$OUT/results.csv"
 		echo
+		echo "Loss recovery, server side (the page's sender), per run: retransmitted segments or DATA chunks / retransmission timeouts (TCP's RTO, SCTP's T3-rtx) / fast retransmits / tail loss probes (TCP; SCTP has none)"
+		echo
+		echo "| cell | row | run | retrans / timeouts / fast / TLP |"
+		echo "|---|---|---|---|"
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ r = "-"; if ("srv_retrans" in c) r = $c["srv_retrans"] " / " $c["srv_timeouts"] " / " $c["srv_fast_retrans"] " / " $c["srv_tlp"]
+			  printf "| %s Mbit/s %s ms %s %% | %s | %s | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"], $c["loss_pct"],
+			  $c["row"], $c["rep"], r }' "$OUT/samples.csv"
+		echo
 		echo "Bound: $(tr '\n' ';' <"$OUT/bound.txt" 2>/dev/null || echo "not recorded")"
 		echo
 		echo "Fidelity (per cell and direction):"
@@ -142,17 +151,19 @@ PORT=8080 PORTNT=8082 H2C=8443 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
 nginx_conf "$work/ng" "default_type application/octet-stream;" "sendfile on;" \
 	"keepalive_requests 10000;" "http2_max_concurrent_streams 128;" \
 	"server { listen $IP:$H2C http2; root $work/www; }"
-bg() { # bg NS CMD...: in the background, killed at the end
-	ip netns exec "$@" </dev/null >>"$work/servers.log" 2>&1 &
+bg() { # bg LOG NS CMD...: in the background (stdout and stderr to $work/LOG), killed at the end
+	local log=$work/$1
+	shift
+	ip netns exec "$@" </dev/null >>"$log" 2>&1 &
 	pids+=($!)
 }
-bg "$S" "$HTTPD" -d "$work/www" -h "$IP" -p $PORT -L "usrsctp:$IP:$PORT" --udp-port $U_S \
+bg httpd.log "$S" "$HTTPD" -d "$work/www" -h "$IP" -p $PORT -L "usrsctp:$IP:$PORT" --udp-port $U_S \
 	--udp-remote-port $U_C --sctp-streams 100 --idle-timeout 60
 pid_httpd=${pids[-1]}
-bg "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNT" --udp-port $U_SNT \
+bg httpd-nt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNT" --udp-port $U_SNT \
 	--sctp-streams 100 --idle-timeout 60
 pid_nt=${pids[-1]}
-bg "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
+bg nginx.log "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 pid_nginx=${pids[-1]}
 one=$(head -1 "$work/workload.page")
 up=1
@@ -162,9 +173,37 @@ for _ in $(seq 100); do
 	sleep 0.2
 done
 check $up "sctphttpd (TCP, usrsctp, usrsctp-nt) and nginx (h2c) answer in the server namespace"
-[ $up = 0 ] || { sed 's/^/# /' "$work/servers.log"; exit 1; }
+[ $up = 0 ] || { cat "$work"/*.log | sed 's/^/# /'; exit 1; }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# recovery ROW: the server side's loss-recovery counters now, "RETRANS TIMEOUTS FAST_RETRANS
+# TLP" (absolute; the sender of the page is the server). TCP rows: the server namespace's own
+# SNMP counters (nstat: TcpRetransSegs, TcpExtTCPTimeouts, TcpExtTCPFastRetrans,
+# TcpExtTCPLossProbes). usrsctp rows: that sctphttpd's stack (SIGUSR2: sendretransdata,
+# timodata (T3-rtx), sendfastretrans; no TLP in SCTP: "-").
+recovery() {
+	local pid log n j line
+	case $1 in
+	usrsctpnt*) pid=$pid_nt log=$work/httpd-nt.log ;;
+	usrsctp*) pid=$pid_httpd log=$work/httpd.log ;;
+	*)
+		ip netns exec "$S" nstat -asz TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPFastRetrans TcpExtTCPLossProbes 2>/dev/null |
+			awk '{ v[$1] = $2 } END { printf "%d %d %d %d\n", v["TcpRetransSegs"], v["TcpExtTCPTimeouts"],
+				v["TcpExtTCPFastRetrans"], v["TcpExtTCPLossProbes"] }'
+		return
+		;;
+	esac
+	n=$(grep -c 'transport counters:' "$log")
+	kill -USR2 "$pid" 2>/dev/null
+	for j in $(seq 1 50); do
+		[ "$(grep -c 'transport counters:' "$log")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	line=$(grep 'transport counters:' "$log" | tail -n 1)
+	[ "$(grep -c 'transport counters:' "$log")" -gt "$n" ] || { echo "- - - -"; return; }
+	echo "$line" | awk '{ for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2] }
+		END { printf "%d %d %d -\n", v["sendretransdata"], v["timodata"], v["sendfastretrans"] }'
+}
 wire_bytes() { # rx + tx bytes of the client's interface (both ways, headers and handshakes)
 	ip netns exec "$C" cat /sys/class/net/eth0/statistics/rx_bytes /sys/class/net/eth0/statistics/tx_bytes |
 		awk '{ s += $1 } END { print s + 0 }'
@@ -183,6 +222,7 @@ run() {
 	"$R" cc "$RD" $cc >/dev/null || echo "# cannot set congestion control $cc" >&2
 	case $row in usrsctp*) cc=sctp-standard ;; esac # usrsctp's own (RFC 9260), over UDP
 	b0=$(wire_bytes)
+	k0=$(recovery "$row")
 	c0=$(cpu_ticks "$spid")
 	t0=$EPOCHREALTIME
 	case $row in
@@ -224,6 +264,7 @@ run() {
 	esac
 	t1=$EPOCHREALTIME
 	c1=$(cpu_ticks "$spid")
+	k1=$(recovery "$row")
 	b1=$(wire_bytes)
 	IFS=: read -r rate delay loss <<<"$cell"
 	local lat ccpu=""
@@ -235,14 +276,17 @@ run() {
 	[ -s "$base.cpu" ] && { mapfile -t ccpu <"$base.cpu"; ccpu=${ccpu[-1]}; }
 	awk -v rate="${rate%mbit}" -v delay="$delay" -v loss="$loss" -v row="$row" -v rep="$rep" -v n="$n_req" \
 	    -v ok="${ok:-0}" -v proto="${proto:-none}" -v secs="${secs:-0}" -v t0="$t0" -v t1="$t1" -v lat="$lat" \
-	    -v ccpu="$ccpu" -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$src" -v cc="$cc" -v bytes=$((b1 - b0)) 'BEGIN {
+	    -v ccpu="$ccpu" -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$src" -v cc="$cc" -v bytes=$((b1 - b0)) -v k0="$k0" -v k1="$k1" 'BEGIN {
+		split(k0, x, " "); split(k1, y, " ")
 		split(lat, l, " "); split(ccpu, c, " ")
-		printf "%s,%s,%s,page,%s,%s,%d,%d,%s,%.3f,%.3f,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%s\n", rate, delay, loss, row, rep,
-		    n, ok, proto, secs, t1 - t0, l[1], l[2], l[3], l[4], src, bytes, c[1] + c[2], scpu / hz, cc }'
+		printf "%s,%s,%s,page,%s,%s,%d,%d,%s,%.3f,%.3f,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%s", rate, delay, loss, row, rep,
+		    n, ok, proto, secs, t1 - t0, l[1], l[2], l[3], l[4], src, bytes, c[1] + c[2], scpu / hz, cc
+		for (i = 1; i <= 4; i++) printf ",%s", (x[i] == "-" || y[i] == "-" || x[i] == "" || y[i] == "") ? "-" : y[i] - x[i]
+		print "" }'
 }
 
 csv=$OUT/samples.csv
-echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc" >"$csv"
+echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp" >"$csv"
 unshaped=$OUT/unshaped.csv
 echo "row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct" >"$unshaped"
 : >"$OUT/fidelity.txt"
