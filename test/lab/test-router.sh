@@ -44,6 +44,12 @@ transfer() {
 	"$F" "$d/before" "$d/after" --loss "$2" >"$tmp/fid.out" 2>&1
 }
 
+# --- a VM that cannot boot: up fails and leaves nothing ---
+SCTPAPPS_VM_MACHINE=bogus "$R" up "$tmp/rf" --owner $$ >"$tmp/upf.out" 2>&1
+[ $? -ne 0 ] && grep -q 'failed to boot' "$tmp/upf.out" && gone "$tmp/rf"
+ok $? "a router VM that cannot boot: up fails, says why, leaves no namespace, TAP or qemu" ||
+	sed 's/^/# /' "$tmp/upf.out"
+
 # --- two routers at once: r2 (guest GRO left on, a planted fault; owned by a process killed
 # with SIGKILL at the end) boots while r1 is tested ---
 owner_pid=$(sh -c 'sleep 1000 </dev/null >/dev/null 2>&1 & echo $!')
