@@ -5,7 +5,7 @@
 # only, beside 06-multiplexing.sh (whose kernel SCTP rows stay in its VM lab for now).
 #   labv2.sh [--out DIR] [--cells "RATE:DELAY_MS:LOSS_PCT ..."] [--reps N] [--rows "..."]
 #   labv2.sh --reanalyse DIR     results.csv and report.md again from DIR's files (no root)
-# Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr usrsctpnt100 usrsctp100.
+# Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100.
 # Writes DIR (default out/experiments/06-labv2): samples.csv (a line per run), results.csv
 # (summarize.py: medians, bootstrap intervals, bound), unshaped.csv (each row's rate at each
 # cell's delay, nothing else), fidelity.txt (the router's checks per cell), raw/ (each run's
@@ -13,9 +13,12 @@
 # check passed (a failed fidelity check fails the run and marks its cell).
 #
 # One completion time for every row: from the first request's start to the last response's
-# end, in the client's own per-request log (httpload --log, h2load --log-file), so a process's
-# start-up and its connection set-up before the first request are not counted.
-# TCP congestion control: cubic (the namespaces' route, router.sh cc), bbr on the h2cbbr row.
+# end, in the client's own per-request log (httpload --log, h2load --log-file; HTTP/3: ngtcp2's
+# gtlsclient has none, so its debug lines for each request's submit and its stream's close are
+# stamped as they come, to within a pipe's delay), so a process's start-up and its connection
+# set-up before the first request are not counted.
+# TCP congestion control: cubic (the namespaces' route, router.sh cc), bbr on the h2cbbr row;
+# QUIC (h3): ngtcp2's cubic on both ends (--cc=cubic).
 set -u
 EXP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 cd "$EXP_ROOT" || exit 1
@@ -30,7 +33,7 @@ OUT=${EXP_OUT:-$EXP_ROOT/out/experiments/06-labv2}
 CELLS="10mbit:10:1"
 REPS=1
 REANALYSE=
-ROWS="tcp1 h2c h2cbbr usrsctpnt100 usrsctp100"
+ROWS="tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) OUT=$2; shift 2 ;;
@@ -46,7 +49,7 @@ for c in $CELLS; do
 	[[ $c =~ ^[0-9.]+[kmg]?bit:[0-9.]+:[0-9.]+$ ]] || { echo "labv2.sh: bad cell '$c' (RATE:DELAY_MS:LOSS_PCT)" >&2; exit 2; }
 done
 for r in $ROWS; do
-	case $r in tcp1 | tcppipe | h2c | h2cbbr | usrsctp100 | usrsctpnt100) ;;
+	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100) ;;
 	*) echo "labv2.sh: unknown row '$r'" >&2; exit 2 ;; esac
 done
 # analyse: results.csv and report.md from the run's files alone (samples.csv, unshaped.csv,
@@ -117,7 +120,7 @@ if [ -n "$REANALYSE" ]; then
 	exit
 fi
 for t in "$HL" "$HTTPD"; do [ -x "$t" ] || { echo "not ok - $t not built"; exit 1; }; done
-for t in nginx h2load $PY; do command -v "$t" >/dev/null || { echo "not ok - $t missing (scripts/setup.sh)"; exit 1; }; done
+for t in nginx h2load gtlsserver gtlsclient openssl $PY; do command -v "$t" >/dev/null || { echo "not ok - $t missing (scripts/setup.sh)"; exit 1; }; done
 
 rm -rf "$OUT" && mkdir -p "$OUT/raw" || exit 1
 OUT=$(cd "$OUT" && pwd)
@@ -146,7 +149,9 @@ check $? "router up (lab v2: TCG VM bridging the client and server namespaces)" 
 [ -f "$RD/env" ] || { sed 's/^/# /' "$work/up.out"; exit 1; }
 . "$RD/env"
 C=$ROUTER_NS_C S=$ROUTER_NS_S IP=$ROUTER_IP_S
-PORT=8080 PORTNT=8082 H2C=8443 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
+PORT=8080 PORTNT=8082 H2C=8443 H3=4433 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=b \
+	-keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "not ok - openssl could not make a certificate"; exit 1; }
 
 nginx_conf "$work/ng" "default_type application/octet-stream;" "sendfile on;" \
 	"keepalive_requests 10000;" "http2_max_concurrent_streams 128;" \
@@ -165,6 +170,8 @@ bg httpd-nt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$P
 pid_nt=${pids[-1]}
 bg nginx.log "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 pid_nginx=${pids[-1]}
+bg h3.log "$S" gtlsserver -q --cc=cubic -d "$work/www" "$IP" $H3 "$work/key.pem" "$work/cert.pem"
+pid_h3=${pids[-1]}
 one=$(head -1 "$work/workload.page")
 up=1
 for _ in $(seq 100); do
@@ -184,6 +191,7 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 recovery() {
 	local pid log n j line
 	case $1 in
+	h3) echo "- - - -"; return ;; # QUIC's are in its qlog (not taken yet)
 	usrsctpnt*) pid=$pid_nt log=$work/httpd-nt.log ;;
 	usrsctp*) pid=$pid_httpd log=$work/httpd.log ;;
 	*)
@@ -217,10 +225,10 @@ run() {
 	local rate delay loss
 	base=$OUT/raw/${cell//:/_}-page-$row-$rep
 	mapfile -t uris <"$work/workload.page"
-	case $row in h2c | h2cbbr) spid=$pid_nginx ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
+	case $row in h2c | h2cbbr) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
 	[ $row = h2cbbr ] && cc=bbr
 	"$R" cc "$RD" $cc >/dev/null || echo "# cannot set congestion control $cc" >&2
-	case $row in usrsctp*) cc=sctp-standard ;; esac # usrsctp's own (RFC 9260), over UDP
+	case $row in usrsctp*) cc=sctp-standard ;; h3) cc=quic-cubic ;; esac # their own, over UDP
 	b0=$(wire_bytes)
 	k0=$(recovery "$row")
 	c0=$(cpu_ticks "$spid")
@@ -238,6 +246,35 @@ run() {
 		secs=$(awk -F'\t' '$2 >= 200 && $2 < 300 { s = $1; e = $1 + $3; if (!n++ || s < lo) lo = s; if (e > hi) hi = e }
 			END { printf "%.3f\n", n ? (hi - lo) / 1e6 : 0 }' "$base.h2log")
 		awk -F'\t' '$2 >= 200 && $2 < 300 { printf "%.3f\n", $3 / 1000 }' "$base.h2log" >"$base.lat"
+		;;
+	h3)
+		src=gtlsclient
+		rm -rf "$work/dl" && mkdir -p "$work/dl"
+		# debug output with packet and frame dumps off; each request's submit and its stream's
+		# close stamped as they come; time: first submit to last close
+		/usr/bin/time -f '%U %S' -o "$base.cpu" ip netns exec "$C" timeout 120 gtlsclient --cc=cubic --no-quic-dump --no-http-dump \
+			--exit-on-all-streams-close --download="$work/dl" --max-streams-bidi=128 "$IP" $H3 \
+			"${uris[@]/#/https://$IP:$H3}" 2>&1 >/dev/null |
+			grep --line-buffered -E '^(http: stream 0x[0-9a-f]+ submit|HTTP stream [0-9]+ closed|Negotiated ALPN)' |
+			while IFS= read -r l; do echo "$EPOCHREALTIME $l"; done >"$base.out"
+		grep -q ' Negotiated ALPN is h3$' "$base.out" && proto=h3
+		awk -v lat="$base.lat" '
+		function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v }
+		$2 == "http:" && $5 == "submit" { st[hex($4)] = $1; if (!first) first = $1; next }
+		$2 == "HTTP" && $5 == "closed" { id = $4 + 0; if ((id in st) && !(id in d)) { d[id] = 1; n++; last = $1
+			printf "%.3f\n", ($1 - st[id]) * 1000 > lat } }
+		END { printf "%d %.3f\n", n, (n ? last - first : 0) }' "$base.out" >"$base.sum"
+		read -r ok secs <"$base.sum"
+		# every body whole: the downloads against the manifest's sizes
+		local bad
+		bad=$( (cd "$work/dl" && stat -c '/%n %s' -- *) 2>/dev/null | awk '
+			NF == 2 { got[$1] = $2; next }
+			NF == 3 { size[$1] = $2; next }
+			NF == 1 { if (!($1 in got) || got[$1] != size[$1]) bad++ }
+			END { print bad + 0 }' - "$work/manifest" "$work/workload.page")
+		[ "$bad" = 0 ] || ok=0
 		;;
 	*)
 		src=httpload
@@ -334,7 +371,7 @@ want=$(($(echo $CELLS | wc -w) * REPS * $(echo $ROWS | wc -w)))
 check $? "every cell, row and repetition ran ($nruns of $want)"
 bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit" $2 "ms" $3 "%", $5, $6, $8, $7 }' "$csv")
 [ -z "$bad" ]
-check $? "every run answered all its requests (httpload: bodies by CRC-32; h2load: 2xx)${bad:+: $bad}"
+check $? "every run answered all its requests (httpload: bodies by CRC-32; h3: by size; h2load: 2xx)${bad:+: $bad}"
 badt=$(awk -F, 'NR > 1 && !($10 > 0) { printf "%s%s", (n++ ? " " : ""), $5 }' "$csv")
 [ -z "$badt" ]
 check $? "every run has a completion time from its per-request log${badt:+ (not: $badt)}"
@@ -347,9 +384,9 @@ check $? "every run has a completion time from its per-request log${badt:+ (not:
 	echo "host TAP offloads: $(ip -n "$C" -d link show eth0 | grep -o 'vnet_hdr [a-z]*') (client), $(ip -n "$S" -d link show eth0 | grep -o 'vnet_hdr [a-z]*') (server)"
 	first=${CELLS%% *}
 	echo "router NICs (after the first cell): $(grep '^nic' "$OUT/raw/${first//:/_}.stats1" 2>/dev/null | tr '\n' ';')"
-	echo "congestion control: TCP rows cubic on the namespaces' route (ip route congctl; host default $(cat /proc/sys/net/ipv4/tcp_congestion_control)), h2cbbr bbr; usrsctp: its standard (RFC 4960) control"
-	echo "completion time: first request's start to last response's end, from each client's own per-request log (httpload --log, h2load --log-file)"
-	echo "versions: nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(h2load --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}\n' 'libusrsctp*' 2>/dev/null | head -n1), qemu $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }')"
+	echo "congestion control: TCP rows cubic on the namespaces' route (ip route congctl; host default $(cat /proc/sys/net/ipv4/tcp_congestion_control)), h2cbbr bbr; h3: ngtcp2's cubic (--cc=cubic, both ends); usrsctp: its standard (RFC 4960) control"
+	echo "completion time: first request's start to last response's end, from each client's own per-request log (httpload --log, h2load --log-file; gtlsclient: its submit and close lines stamped as they come)"
+	echo "versions: nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(h2load --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}\n' 'libusrsctp*' 2>/dev/null | head -n1), $(dpkg-query -W -f '${Package} ${Version}' ngtcp2-client 2>/dev/null), qemu $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }')"
 	echo "router checks: see fidelity.txt; cells: $(tr '\n' ';' <"$OUT/bound.txt")"
 	echo "run time: ${t_run} s"
 } >"$OUT/params.txt"
