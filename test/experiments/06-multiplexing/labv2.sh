@@ -3,7 +3,9 @@
 # the endpoints native on the host in two namespaces, a TCG VM as the router), with every
 # fidelity check on (test/lab/fidelity.py) in every cell. Issue 38's first step: quick mode
 # only, beside 06-multiplexing.sh (whose kernel SCTP rows stay in its VM lab for now).
-#   labv2.sh [--out DIR] [--cells "RATE:DELAY_MS:LOSS_PCT ..."] [--reps N] [--rows "..."]
+#   labv2.sh [--out DIR] [--cells "RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp] ..."] [--reps N] [--rows "..."]
+#     a cell's loss is random unless ge=N (Gilbert, the same mean, mean burst N packets); its
+#     queue 1 BDP unless q=Nbdp (e.g. q=4bdp)
 #   labv2.sh --reanalyse DIR     results.csv and report.md again from DIR's files (no root)
 # Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100.
 # Writes DIR (default out/experiments/06-labv2): samples.csv (a line per run), results.csv
@@ -46,7 +48,8 @@ while [ $# -gt 0 ]; do
 done
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "labv2.sh: bad --reps '$REPS'" >&2; exit 2; }
 for c in $CELLS; do
-	[[ $c =~ ^[0-9.]+[kmg]?bit:[0-9.]+:[0-9.]+$ ]] || { echo "labv2.sh: bad cell '$c' (RATE:DELAY_MS:LOSS_PCT)" >&2; exit 2; }
+	[[ $c =~ ^[0-9.]+[kmg]?bit:[0-9.]+:[0-9.]+(:ge=[0-9.]+)?(:q=[0-9.]+bdp)?$ ]] ||
+		{ echo "labv2.sh: bad cell '$c' (RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp])" >&2; exit 2; }
 done
 for r in $ROWS; do
 	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100) ;;
@@ -63,7 +66,8 @@ analyse() {
 		awk -F, -v d="$d" 'NR == 1 || $2 == d' "$OUT/unshaped.csv" >"$t/u.$d"
 		$PY "$HERE/summarize.py" "$t/s.$d" "$t/u.$d" "$t/r.$d" || st=1
 	done
-	awk 'FNR > 1 || NR == 1' "$t"/r.* >"$OUT/results.csv" 2>/dev/null || st=1
+	# one header; csv's \r\n line ends to \n (awk reads the last column)
+	awk 'FNR > 1 || NR == 1 { sub(/\r$/, ""); print }' "$t"/r.* >"$OUT/results.csv" 2>/dev/null || st=1
 	rm -rf "$t"
 	{
 		echo "## 06 on lab v2 (quick mode; not the results section)"
@@ -74,8 +78,10 @@ analyse() {
 		echo "|---|---|---|---|---|---|"
 		awk -F, 'NR == FNR { if (FNR > 1 && !u[$1 "," $2]) u[$1 "," $2] = $5; next }
 			FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			{ printf "| %s Mbit/s %s ms %s %% | %s | %s (%s-%s) | %s / %s | %.0f | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"],
-			  $c["loss_pct"], $c["row"], $c["time_s"], $c["time_ci_lo_s"], $c["time_ci_hi_s"], $c["lat_p50_ms"],
+			{ m = ("loss_model" in c && $c["loss_model"] != "random") ? " " $c["loss_model"] : ""
+		  m = m (("queue" in c && $c["queue"] != "1bdp" && $c["queue"] != "") ? " q " $c["queue"] : "")
+		  printf "| %s Mbit/s %s ms %s %%%s | %s | %s (%s-%s) | %s / %s | %.0f | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"],
+			  $c["loss_pct"], m, $c["row"], $c["time_s"], $c["time_ci_lo_s"], $c["time_ci_hi_s"], $c["lat_p50_ms"],
 			  $c["lat_p99_ms"], $c["wire_bytes"] / 1000, u[$c["row"] "," $c["one_way_delay_ms"]] }' "$OUT/unshaped.csv" "$OUT/results.csv"
 		echo
 		echo "Loss recovery, server side (the page's sender), per run: retransmitted segments or DATA chunks / retransmission timeouts (TCP's RTO, SCTP's T3-rtx) / fast retransmits / tail loss probes (TCP; SCTP has none)"
@@ -84,8 +90,10 @@ analyse() {
 		echo "|---|---|---|---|"
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			{ r = "-"; if ("srv_retrans" in c) r = $c["srv_retrans"] " / " $c["srv_timeouts"] " / " $c["srv_fast_retrans"] " / " $c["srv_tlp"]
-			  printf "| %s Mbit/s %s ms %s %% | %s | %s | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"], $c["loss_pct"],
-			  $c["row"], $c["rep"], r }' "$OUT/samples.csv"
+			  m = ("loss_model" in c && $c["loss_model"] != "random") ? " " $c["loss_model"] : ""
+			  m = m (("queue" in c && $c["queue"] != "1bdp" && $c["queue"] != "") ? " q " $c["queue"] : "")
+			  printf "| %s Mbit/s %s ms %s %%%s | %s | %s | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"], $c["loss_pct"],
+			  m, $c["row"], $c["rep"], r }' "$OUT/samples.csv"
 		echo
 		echo "Bound: $(tr '\n' ';' <"$OUT/bound.txt" 2>/dev/null || echo "not recorded")"
 		echo
@@ -98,6 +106,15 @@ analyse() {
 	return $st
 }
 
+# cell_parse CELL: rate, delay, loss, ge (0: random loss) and q (the queue) of a cell
+cell_parse() {
+	local x1 x2 x
+	IFS=: read -r rate delay loss x1 x2 <<<"$1"
+	ge=0 q=1bdp
+	for x in $x1 $x2; do
+		case $x in ge=*) ge=${x#ge=} ;; q=*) q=${x#q=} ;; esac
+	done
+}
 n_tap=0 failed=0
 check() { # check STATUS TEXT
 	n_tap=$((n_tap + 1))
@@ -303,7 +320,8 @@ run() {
 	c1=$(cpu_ticks "$spid")
 	k1=$(recovery "$row")
 	b1=$(wire_bytes)
-	IFS=: read -r rate delay loss <<<"$cell"
+	local rate delay loss ge q
+	cell_parse "$cell"
 	local lat ccpu=""
 	lat=$(sort -n "$base.lat" 2>/dev/null | awk '{ v[NR] = $1 } END {
 		if (NR == 0) { print "- - - -"; exit }
@@ -313,23 +331,23 @@ run() {
 	[ -s "$base.cpu" ] && { mapfile -t ccpu <"$base.cpu"; ccpu=${ccpu[-1]}; }
 	awk -v rate="${rate%mbit}" -v delay="$delay" -v loss="$loss" -v row="$row" -v rep="$rep" -v n="$n_req" \
 	    -v ok="${ok:-0}" -v proto="${proto:-none}" -v secs="${secs:-0}" -v t0="$t0" -v t1="$t1" -v lat="$lat" \
-	    -v ccpu="$ccpu" -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$src" -v cc="$cc" -v bytes=$((b1 - b0)) -v k0="$k0" -v k1="$k1" 'BEGIN {
+	    -v ccpu="$ccpu" -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$src" -v cc="$cc" -v bytes=$((b1 - b0)) -v k0="$k0" -v k1="$k1" -v model="$([ "$ge" = 0 ] && echo random || echo "ge$ge")" -v q="$q" 'BEGIN {
 		split(k0, x, " "); split(k1, y, " ")
 		split(lat, l, " "); split(ccpu, c, " ")
 		printf "%s,%s,%s,page,%s,%s,%d,%d,%s,%.3f,%.3f,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%s", rate, delay, loss, row, rep,
 		    n, ok, proto, secs, t1 - t0, l[1], l[2], l[3], l[4], src, bytes, c[1] + c[2], scpu / hz, cc
 		for (i = 1; i <= 4; i++) printf ",%s", (x[i] == "-" || y[i] == "-" || x[i] == "" || y[i] == "") ? "-" : y[i] - x[i]
-		print "" }'
+		printf ",%s,%s\n", model, q }'
 }
 
 csv=$OUT/samples.csv
-echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp" >"$csv"
+echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp,loss_model,queue" >"$csv"
 unshaped=$OUT/unshaped.csv
 echo "row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct" >"$unshaped"
 : >"$OUT/fidelity.txt"
 : >"$OUT/bound.txt"
 for cell in $CELLS; do
-	IFS=: read -r rate delay loss <<<"$cell"
+	cell_parse "$cell"
 	# each row's unshaped rate at this cell's delay (no rate limit, no loss)
 	"$R" set "$RD" --delay "$delay" >/dev/null || check 1 "router set --delay $delay"
 	for row in $ROWS; do
@@ -337,7 +355,7 @@ for cell in $CELLS; do
 		awk -F, -v row="$row" -v b="$page_bytes" '{ printf "%s,%s,%s,%s,%.1f,%.0f\n", row, $2, b, $10,
 			($10 > 0 ? b * 8 / $10 / 1e6 : 0), ($11 > 0 ? 100 * ($18 + $19) / $11 : 0) }' "$work/u.csv" >>"$unshaped"
 	done
-	"$R" set "$RD" --delay "$delay" --loss "$loss" --rate "$rate" --limit 1bdp >/dev/null ||
+	"$R" set "$RD" --delay "$delay" --loss "$loss" --ge-burst "$ge" --rate "$rate" --limit "$q" >/dev/null ||
 		check 1 "router set $cell"
 	"$R" stats "$RD" >"$OUT/raw/${cell//:/_}.stats0"
 	for rep in $(seq "$REPS"); do
@@ -347,7 +365,7 @@ for cell in $CELLS; do
 	done
 	sleep $(awk -v d="$delay" 'BEGIN { print 2 * d / 1000 + 0.2 }') # netem's delay line drains
 	"$R" stats "$RD" >"$OUT/raw/${cell//:/_}.stats1"
-	"$F" "$OUT/raw/${cell//:/_}.stats0" "$OUT/raw/${cell//:/_}.stats1" --loss "$loss" --label "$cell" >"$work/fid" 2>&1
+	"$F" "$OUT/raw/${cell//:/_}.stats0" "$OUT/raw/${cell//:/_}.stats1" --loss "$loss" --ge-burst "$ge" --label "$cell" >"$work/fid" 2>&1
 	fst=$?
 	cat "$work/fid" >>"$OUT/fidelity.txt"
 	while IFS= read -r l; do
@@ -378,7 +396,7 @@ check $? "every run has a completion time from its per-request log${badt:+ (not:
 {
 	echo "experiment 06 on lab v2 (issue 38, first step): $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "git: $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet HEAD 2>/dev/null || echo ' (local changes)')"
-	echo "cells: $CELLS (rate:one-way delay ms:loss % each way, random), queue 1 BDP (tbf), rows: $ROWS, $REPS run(s) a cell, interleaved"
+	echo "cells: $CELLS (rate:one-way delay ms:loss % each way, random unless ge=mean burst (Gilbert); queue (tbf) q= BDPs, 1 unless said), rows: $ROWS, $REPS run(s) a cell, interleaved"
 	echo "topology: client ns $C ($ROUTER_IP_C) - TAP (vnet_hdr=$ROUTER_VNET_HDR) - router VM (TCG, 1 vCPU, bridge, netem + tbf per direction, guest GRO $ROUTER_GUEST_GRO) - TAP - server ns $S ($IP)"
 	echo "host: $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); router kernel: $("$R" run "$RD" uname -r 2>/dev/null | tr -d '\n')"
 	echo "host TAP offloads: $(ip -n "$C" -d link show eth0 | grep -o 'vnet_hdr [a-z]*') (client), $(ip -n "$S" -d link show eth0 | grep -o 'vnet_hdr [a-z]*') (server)"

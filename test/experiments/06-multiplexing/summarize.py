@@ -23,17 +23,17 @@ def main():
     cells = {}
     for r in rows:
         key = (float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]),
-               r["workload"], r["row"])
+               r["workload"], r["row"], r.get("loss_model") or "random", r.get("queue") or "")
         cells.setdefault(key, []).append(r)
     cols = ["link_mbit", "one_way_delay_ms", "loss_pct", "workload", "row", "reps", "requests",
             "ok_all", "protocol", "time_s", "time_min_s", "time_max_s", "time_ci_lo_s",
             "time_ci_hi_s", "lat_p50_ms", "lat_p90_ms",
             "lat_p95_ms", "lat_p99_ms", "lat_source", "wire_bytes", "client_cpu_s",
-            "server_cpu_s", "unshaped_mbit", "bound"]
+            "server_cpu_s", "unshaped_mbit", "bound", "loss_model", "queue"]
     with open(out, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
-        for (l, d, p, wl, row), rs in sorted(cells.items()):
+        for (l, d, p, wl, row, model, queue), rs in sorted(cells.items()):
             t = [float(r["time_s"]) for r in rs]
             u = float(un[row]["mbit"]) if row in un else 0.0
             busy = float(un[row]["cpu_pct"]) if row in un else 0.0
@@ -46,7 +46,7 @@ def main():
                         med(r["lat_p95_ms"] for r in rs), med(r["lat_p99_ms"] for r in rs),
                         rs[0]["lat_source"], "%d" % statistics.median(int(r["wire_bytes"]) for r in rs),
                         med(r["client_cpu_s"] for r in rs), med(r["server_cpu_s"] for r in rs),
-                        "%.1f" % u, bound])
+                        "%.1f" % u, bound, model, queue])
 
 
 if __name__ == "__main__":
