@@ -187,7 +187,8 @@ bg httpd-nt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$P
 pid_nt=${pids[-1]}
 bg nginx.log "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 pid_nginx=${pids[-1]}
-bg h3.log "$S" gtlsserver -q --cc=cubic -d "$work/www" "$IP" $H3 "$work/key.pem" "$work/cert.pem"
+mkdir -p "$work/qlog"
+bg h3.log "$S" gtlsserver -q --cc=cubic --qlog-dir="$work/qlog" -d "$work/www" "$IP" $H3 "$work/key.pem" "$work/cert.pem"
 pid_h3=${pids[-1]}
 one=$(head -1 "$work/workload.page")
 up=1
@@ -208,7 +209,11 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 recovery() {
 	local pid log n j line
 	case $1 in
-	h3) echo "- - - -"; return ;; # QUIC's are in its qlog (not taken yet)
+	h3) # the server's qlog (every connection so far): packets declared lost (each one's data
+		# is sent again), probe timeouts (PTO) started
+		cat "$work"/qlog/* 2>/dev/null | awk '/packet_lost/ { l++ } /"pto_count":[1-9]/ { p++ }
+			END { printf "%d %d - -\n", l, p }'
+		return ;;
 	usrsctpnt*) pid=$pid_nt log=$work/httpd-nt.log ;;
 	usrsctp*) pid=$pid_httpd log=$work/httpd.log ;;
 	*)
