@@ -2,7 +2,10 @@
 """report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS SUBSET: experiment
 06's report.md (a section of docs/results.md) on stdout, from results.csv. SUBSET: empty for the
 whole grid, else how the cells measured were picked (EXP06_CELLS, ...)."""
-import csv, sys, time
+import csv, os, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402
 
 LABEL = {
     "h2c": "HTTP/2 h2c (nginx)", "h2tls": "HTTP/2 over TLS (nginx)", "h3": "HTTP/3 (ngtcp2)",
@@ -19,19 +22,22 @@ WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB",
 
 
 def verdict(a, b):
-    """a against b (times, lower is better): win, tie (within 10 %) or lose"""
-    if a <= 0 or b <= 0:
-        return "?"
-    if a < b / 1.1:
-        return "wins against"
-    if a > b * 1.1:
-        return "loses to"
-    return "ties with"
+    """row a against row b (results.csv rows; times, lower is better): "wins against" (ahead),
+    "loses to" (behind), "ties with" or "not judged against" (stats.py: by the bootstrap 95 %
+    intervals of the medians, at least stats.MIN_RUNS runs each)"""
+    try:
+        na, nb = int(a["reps"]), int(b["reps"])
+        alo, ahi = float(a["time_ci_lo_s"]), float(a["time_ci_hi_s"])
+        blo, bhi = float(b["time_ci_lo_s"]), float(b["time_ci_hi_s"])
+    except (KeyError, ValueError, TypeError):
+        return "not judged against"  # no intervals (results.csv of an older run)
+    return {"ahead": "wins against", "behind": "loses to", "tie": "ties with",
+            "not judged": "not judged against"}[stats.compare_ci(na, alo, ahi, nb, blo, bhi)]
 
 
 def most(vs):
     """the verdict most cells gave ("" for none)"""
-    vs = [v.split()[0] for v in vs if v != "?"]
+    vs = [v.split()[0] for v in vs if v.split()[0] in ("wins", "ties", "loses")]
     return max(set(vs), key=vs.count) if vs else ""
 
 
@@ -43,7 +49,7 @@ def why(p, keys, get, un):
         return r[col] if r else None
 
     def vs(a, b, ks):
-        return [verdict(float(f(k, a, "time_s")), float(f(k, b, "time_s"))) for k in ks
+        return [verdict(get[k[:4] + (a,)], get[k[:4] + (b,)]) for k in ks
                 if f(k, a, "time_s") and f(k, b, "time_s")]
     clean = [k for k in keys if k[2] == 0]
     lossy = [k for k in keys if k[2] > 0]
@@ -172,15 +178,18 @@ def main():
     for (l, d, loss, w) in keys:
         p("### %g Mbit/s, %d ms one-way, %g %% loss each way: %s" % (l, d, loss, WORK.get(w, w)))
         p()
-        p("| row | time s [min-max] | p50 / p95 / p99 ms | wire KB | CPU client / server s | |")
+        p("| row | time s (95 %% CI of the median, %s runs) [min-max] | p50 / p95 / p99 ms | wire KB | CPU client / server s | |"
+          % "/".join(sorted({r["reps"] for r in rs if (float(r["link_mbit"]), int(r["one_way_delay_ms"]),
+                                                       float(r["loss_pct"]), r["workload"]) == (l, d, loss, w)})))
         p("|---|---|---|---|---|---|")
         for row in order:
             r = get.get((l, d, loss, w, row))
             if not r:
                 continue
             p95 = r["lat_p95_ms"]
-            p("| %s | %s [%s-%s]%s | %s / %s / %s | %.0f | %s / %s | %s |" % (
-                LABEL.get(row, row), r["time_s"], r["time_min_s"], r["time_max_s"],
+            p("| %s | %s (%s-%s) [%s-%s]%s | %s / %s / %s | %.0f | %s / %s | %s |" % (
+                LABEL.get(row, row), r["time_s"], r.get("time_ci_lo_s", "-"), r.get("time_ci_hi_s", "-"),
+                r["time_min_s"], r["time_max_s"],
                 "" if r["ok_all"] == "1" else " (errors)", r["lat_p50_ms"], p95,
                 r["lat_p99_ms"], int(r["wire_bytes"]) / 1000, r["client_cpu_s"],
                 r["server_cpu_s"], r["bound"].upper()))
@@ -191,7 +200,9 @@ def main():
             p()
     # plain words: SCTP with 100 streams against HTTP/2 (h2c, same: no encryption) and HTTP/3
     p("**Where SCTP streams win, tie and lose** (SCTP with 100 streams against h2c, h2 over TLS "
-      "and HTTP/3, time to fetch the set; within 10 % counts as a tie):")
+      "and HTTP/3, time to fetch the set: a win or a loss only where the bootstrap 95 %% "
+      "intervals of the two medians do not overlap, each row with %d runs or more; overlapping "
+      "intervals are a tie, fewer runs are not judged):" % stats.MIN_RUNS)
     p()
     tally = {}
     for (l, d, loss, w) in keys:
@@ -201,7 +212,7 @@ def main():
         for o in ("h2c", "h2tls", "h3"):
             r = get.get((l, d, loss, w, o))
             if r:
-                v = verdict(float(s["time_s"]), float(r["time_s"])).split()[0]
+                v = verdict(s, r).split()[0]
                 tally.setdefault((o, loss > 0), {}).setdefault(v, 0)
                 tally[(o, loss > 0)][v] += 1
         parts = []
@@ -209,7 +220,7 @@ def main():
             r = get.get((l, d, loss, w, o))
             if r:
                 parts.append("%s %s (%s s against %s s%s)" % (
-                    verdict(float(s["time_s"]), float(r["time_s"])), LABEL[o],
+                    verdict(s, r), LABEL[o],
                     s["time_s"], r["time_s"],
                     "; %s bound by %s" % (o, r["bound"].upper()) if r["bound"] else ""))
         p("- %g Mbit/s, %d ms, %g %% loss, %s: SCTP%s %s." % (
@@ -226,7 +237,7 @@ def main():
             ra, rb = get.get((l, d, loss, w, a)), get.get((l, d, loss, w, b))
             if ra and rb:
                 parts.append("%s %s %s (%s s, %s s; p99 %s ms, %s ms)" % (
-                    LABEL[a], verdict(float(ra["time_s"]), float(rb["time_s"])), LABEL[b],
+                    LABEL[a], verdict(ra, rb), LABEL[b],
                     ra["time_s"], rb["time_s"], ra["lat_p99_ms"], rb["lat_p99_ms"]))
         if parts:
             lines.append("- %g Mbit/s, %d ms, %g %% loss, %s: %s." % (l, d, loss, w, "; ".join(parts)))
@@ -240,7 +251,7 @@ def main():
         p("In sum (cells x workloads, SCTP with 100 streams against each): " + "; ".join(
             "%s %s: %s" % (LABEL[o], "under loss" if lossy else "without loss", ", ".join(
                 "%s %d" % (v.replace("wins", "SCTP wins").replace("ties", "ties").replace(
-                    "loses", "SCTP loses"), n) for v, n in sorted(c.items())))
+                    "loses", "SCTP loses").replace("not", "not judged"), n) for v, n in sorted(c.items())))
             for (o, lossy), c in sorted(tally.items())) + ".")
         p()
     tails = []

@@ -1,10 +1,14 @@
 #!/usr/bin/python3
 """summarize.py SAMPLES UNSHAPED RESULTS: experiment 06's runs (samples.csv) to one line per
-cell, workload and row (results.csv): medians of the repetitions, the time's min and max, and
+cell, workload and row (results.csv): medians of the repetitions, the time's min and max and the
+bootstrap 95 % interval of its median (stats.py), and
 what bounds the row where its unshaped rate (unshaped.csv) is under 3x the link rate: the CPU
 (client and server together busy half a CPU or more: the emulated CPU under TCG) or else round
 trips."""
-import csv, statistics, sys
+import csv, os, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402
 
 
 def med(vals):
@@ -19,16 +23,17 @@ def main():
     cells = {}
     for r in rows:
         key = (float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]),
-               r["workload"], r["row"])
+               r["workload"], r["row"], r.get("loss_model") or "random", r.get("queue") or "")
         cells.setdefault(key, []).append(r)
     cols = ["link_mbit", "one_way_delay_ms", "loss_pct", "workload", "row", "reps", "requests",
-            "ok_all", "protocol", "time_s", "time_min_s", "time_max_s", "lat_p50_ms", "lat_p90_ms",
+            "ok_all", "protocol", "time_s", "time_min_s", "time_max_s", "time_ci_lo_s",
+            "time_ci_hi_s", "lat_p50_ms", "lat_p90_ms",
             "lat_p95_ms", "lat_p99_ms", "lat_source", "wire_bytes", "client_cpu_s",
-            "server_cpu_s", "unshaped_mbit", "bound"]
+            "server_cpu_s", "unshaped_mbit", "bound", "loss_model", "queue"]
     with open(out, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
-        for (l, d, p, wl, row), rs in sorted(cells.items()):
+        for (l, d, p, wl, row, model, queue), rs in sorted(cells.items()):
             t = [float(r["time_s"]) for r in rs]
             u = float(un[row]["mbit"]) if row in un else 0.0
             busy = float(un[row]["cpu_pct"]) if row in un else 0.0
@@ -36,11 +41,12 @@ def main():
             w.writerow(["%g" % l, d, "%g" % p, wl, row, len(rs), rs[0]["requests"],
                         int(all(r["ok"] == r["requests"] for r in rs)), rs[0]["protocol"],
                         "%.3f" % statistics.median(t), "%.3f" % min(t), "%.3f" % max(t),
+                        "%.3f" % stats.bootstrap_ci(t)[0], "%.3f" % stats.bootstrap_ci(t)[1],
                         med(r["lat_p50_ms"] for r in rs), med(r["lat_p90_ms"] for r in rs),
                         med(r["lat_p95_ms"] for r in rs), med(r["lat_p99_ms"] for r in rs),
                         rs[0]["lat_source"], "%d" % statistics.median(int(r["wire_bytes"]) for r in rs),
                         med(r["client_cpu_s"] for r in rs), med(r["server_cpu_s"] for r in rs),
-                        "%.1f" % u, bound])
+                        "%.1f" % u, bound, model, queue])
 
 
 if __name__ == "__main__":

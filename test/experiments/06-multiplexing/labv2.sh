@@ -1,0 +1,420 @@
+#!/bin/bash
+# test/experiments/06-multiplexing/labv2.sh: experiment 06's rows on lab v2 (test/lab/router.sh:
+# the endpoints native on the host in two namespaces, a TCG VM as the router), with every
+# fidelity check on (test/lab/fidelity.py) in every cell. Issue 38's first step: quick mode
+# only, beside 06-multiplexing.sh (whose kernel SCTP rows stay in its VM lab for now).
+#   labv2.sh [--out DIR] [--cells "RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp] ..."] [--reps N] [--rows "..."]
+#     a cell's loss is random unless ge=N (Gilbert, the same mean, mean burst N packets); its
+#     queue 1 BDP unless q=Nbdp (e.g. q=4bdp)
+#   labv2.sh --reanalyse DIR     results.csv and report.md again from DIR's files (no root)
+# Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100.
+# Writes DIR (default out/experiments/06-labv2): samples.csv (a line per run), results.csv
+# (summarize.py: medians, bootstrap intervals, bound), unshaped.csv (each row's rate at each
+# cell's delay, nothing else), fidelity.txt (the router's checks per cell), raw/ (each run's
+# client output and per-request log), params.txt, report.md. TAP on stdout; exit 0 iff every
+# check passed (a failed fidelity check fails the run and marks its cell).
+#
+# One completion time for every row: from the first request's start to the last response's
+# end, in the client's own per-request log (httpload --log, h2load --log-file; HTTP/3: ngtcp2's
+# gtlsclient has none, so its debug lines for each request's submit and its stream's close are
+# stamped as they come, to within a pipe's delay), so a process's start-up and its connection
+# set-up before the first request are not counted.
+# TCP congestion control: cubic (the namespaces' route, router.sh cc), bbr on the h2cbbr row;
+# QUIC (h3): ngtcp2's cubic on both ends (--cc=cubic).
+set -u
+EXP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+cd "$EXP_ROOT" || exit 1
+HERE=$EXP_ROOT/test/experiments/06-multiplexing
+. test/nginx.sh
+R=$EXP_ROOT/test/lab/router.sh
+F=$EXP_ROOT/test/lab/fidelity.py
+PY=/usr/bin/python3
+HL=$EXP_ROOT/httpload/httpload
+HTTPD=$EXP_ROOT/sctphttpd
+OUT=${EXP_OUT:-$EXP_ROOT/out/experiments/06-labv2}
+CELLS="10mbit:10:1"
+REPS=1
+REANALYSE=
+ROWS="tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) OUT=$2; shift 2 ;;
+	--cells) CELLS=$2; shift 2 ;;
+	--reps) REPS=$2; shift 2 ;;
+	--rows) ROWS=$2; shift 2 ;;
+	--reanalyse) REANALYSE=$2; shift 2 ;;
+	*) echo "usage: $0 [--out DIR] [--cells \"RATE:DELAY:LOSS ...\"] [--reps N] [--rows \"...\"] | --reanalyse DIR" >&2; exit 2 ;;
+	esac
+done
+[[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "labv2.sh: bad --reps '$REPS'" >&2; exit 2; }
+for c in $CELLS; do
+	[[ $c =~ ^[0-9.]+[kmg]?bit:[0-9.]+:[0-9.]+(:ge=[0-9.]+)?(:q=[0-9.]+bdp)?$ ]] ||
+		{ echo "labv2.sh: bad cell '$c' (RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp])" >&2; exit 2; }
+done
+for r in $ROWS; do
+	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100) ;;
+	*) echo "labv2.sh: unknown row '$r'" >&2; exit 2 ;; esac
+done
+# analyse: results.csv and report.md from the run's files alone (samples.csv, unshaped.csv,
+# fidelity.txt, bound.txt): what --reanalyse DIR does again without measuring
+analyse() {
+	local d t=$OUT/.an st=0
+	mkdir -p "$t" || return 1
+	# summarize.py per delay, each with the unshaped rates measured at that delay
+	for d in $(awk -F, 'NR > 1 { print $2 }' "$OUT/samples.csv" | sort -un); do
+		awk -F, -v d="$d" 'NR == 1 || $2 == d' "$OUT/samples.csv" >"$t/s.$d"
+		awk -F, -v d="$d" 'NR == 1 || $2 == d' "$OUT/unshaped.csv" >"$t/u.$d"
+		$PY "$HERE/summarize.py" "$t/s.$d" "$t/u.$d" "$t/r.$d" || st=1
+	done
+	# one header; csv's \r\n line ends to \n (awk reads the last column)
+	awk 'FNR > 1 || NR == 1 { sub(/\r$/, ""); print }' "$t"/r.* >"$OUT/results.csv" 2>/dev/null || st=1
+	rm -rf "$t"
+	{
+		echo "## 06 on lab v2 (quick mode; not the results section)"
+		echo
+		echo "$(sed -n 3p "$OUT/params.txt")"
+		echo
+		echo "| cell | row | time s (95 % CI) | p50 / p99 ms | wire KB | unshaped Mbit/s |"
+		echo "|---|---|---|---|---|---|"
+		awk -F, 'NR == FNR { if (FNR > 1 && !u[$1 "," $2]) u[$1 "," $2] = $5; next }
+			FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ m = ("loss_model" in c && $c["loss_model"] != "random") ? " " $c["loss_model"] : ""
+		  m = m (("queue" in c && $c["queue"] != "1bdp" && $c["queue"] != "") ? " q " $c["queue"] : "")
+		  printf "| %s Mbit/s %s ms %s %%%s | %s | %s (%s-%s) | %s / %s | %.0f | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"],
+			  $c["loss_pct"], m, $c["row"], $c["time_s"], $c["time_ci_lo_s"], $c["time_ci_hi_s"], $c["lat_p50_ms"],
+			  $c["lat_p99_ms"], $c["wire_bytes"] / 1000, u[$c["row"] "," $c["one_way_delay_ms"]] }' "$OUT/unshaped.csv" "$OUT/results.csv"
+		echo
+		echo "Loss recovery, server side (the page's sender), per run: retransmitted segments or DATA chunks / retransmission timeouts (TCP's RTO, SCTP's T3-rtx) / fast retransmits / tail loss probes (TCP; SCTP has none)"
+		echo
+		echo "| cell | row | run | retrans / timeouts / fast / TLP |"
+		echo "|---|---|---|---|"
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ r = "-"; if ("srv_retrans" in c) r = $c["srv_retrans"] " / " $c["srv_timeouts"] " / " $c["srv_fast_retrans"] " / " $c["srv_tlp"]
+			  m = ("loss_model" in c && $c["loss_model"] != "random") ? " " $c["loss_model"] : ""
+			  m = m (("queue" in c && $c["queue"] != "1bdp" && $c["queue"] != "") ? " q " $c["queue"] : "")
+			  printf "| %s Mbit/s %s ms %s %%%s | %s | %s | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"], $c["loss_pct"],
+			  m, $c["row"], $c["rep"], r }' "$OUT/samples.csv"
+		echo
+		echo "Bound: $(tr '\n' ';' <"$OUT/bound.txt" 2>/dev/null || echo "not recorded")"
+		echo
+		echo "Fidelity (per cell and direction):"
+		echo
+		grep '^# fidelity' "$OUT/fidelity.txt" | sed 's/^# /- /'
+		echo
+		echo "Kernel SCTP rows are not on lab v2 yet (their endpoints need a kernel with SCTP: a VM on the router, next step)."
+	} >"$OUT/report.md"
+	return $st
+}
+
+# cell_parse CELL: rate, delay, loss, ge (0: random loss) and q (the queue) of a cell
+cell_parse() {
+	local x1 x2 x
+	IFS=: read -r rate delay loss x1 x2 <<<"$1"
+	ge=0 q=1bdp
+	for x in $x1 $x2; do
+		case $x in ge=*) ge=${x#ge=} ;; q=*) q=${x#q=} ;; esac
+	done
+}
+n_tap=0 failed=0
+check() { # check STATUS TEXT
+	n_tap=$((n_tap + 1))
+	if [ "$1" = 0 ]; then echo "ok $n_tap - $2"; else echo "not ok $n_tap - $2"; failed=$((failed + 1)); fi
+}
+if [ -n "$REANALYSE" ]; then
+	OUT=$REANALYSE
+	for f in samples.csv unshaped.csv fidelity.txt bound.txt params.txt; do
+		[ -s "$OUT/$f" ] || [ $f = bound.txt ] || { echo "not ok - --reanalyse $OUT: no $f (not a finished run)"; exit 1; }
+	done
+	CELLS=$(sed -n 's/^cells: \([^(]*\) (rate.*/\1/p' "$OUT/params.txt")
+	analyse
+	check $? "reanalysed $OUT: results.csv and report.md from its own files"
+	# the router's checks as judged then
+	while IFS= read -r l; do
+		case "$l" in "ok - "*) check 0 "${l#ok - }" ;; "not ok - "*) check 1 "${l#not ok - }" ;; esac
+	done <"$OUT/fidelity.txt"
+	echo "1..$n_tap"
+	[ $failed = 0 ]
+	exit
+fi
+for t in "$HL" "$HTTPD"; do [ -x "$t" ] || { echo "not ok - $t not built"; exit 1; }; done
+for t in nginx h2load gtlsserver gtlsclient openssl $PY; do command -v "$t" >/dev/null || { echo "not ok - $t missing (scripts/setup.sh)"; exit 1; }; done
+
+rm -rf "$OUT" && mkdir -p "$OUT/raw" || exit 1
+OUT=$(cd "$OUT" && pwd)
+work=$(mktemp -d /tmp/exp06v2.XXXXXX)
+chmod 755 "$work"
+RD=$work/router
+pids=()
+teardown() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	[ -f "$RD/env" ] && "$R" down "$RD" >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap teardown EXIT
+trap 'exit 130' INT TERM HUP
+
+mkdir -p "$work/www" && chmod 755 "$work/www"
+$PY "$HERE/objects.py" "$work/www" "$work" || { echo "not ok - objects.py failed"; exit 1; }
+tr '\n' '\0' <"$work/workload.page" >"$work/wlog.page"
+n_req=$(wc -l <"$work/workload.page")
+page_bytes=$(awk '{ s += $2 } END { print s }' "$work/page.sizes")
+
+t_start=$(date +%s)
+"$R" up "$RD" --owner $$ >"$work/up.out" 2>&1
+check $? "router up (lab v2: TCG VM bridging the client and server namespaces)" || true
+[ -f "$RD/env" ] || { sed 's/^/# /' "$work/up.out"; exit 1; }
+. "$RD/env"
+C=$ROUTER_NS_C S=$ROUTER_NS_S IP=$ROUTER_IP_S
+PORT=8080 PORTNT=8082 H2C=8443 H3=4433 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=b \
+	-keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "not ok - openssl could not make a certificate"; exit 1; }
+
+nginx_conf "$work/ng" "default_type application/octet-stream;" "sendfile on;" \
+	"keepalive_requests 10000;" "http2_max_concurrent_streams 128;" \
+	"server { listen $IP:$H2C http2; root $work/www; }"
+bg() { # bg LOG NS CMD...: in the background (stdout and stderr to $work/LOG), killed at the end
+	local log=$work/$1
+	shift
+	ip netns exec "$@" </dev/null >>"$log" 2>&1 &
+	pids+=($!)
+}
+bg httpd.log "$S" "$HTTPD" -d "$work/www" -h "$IP" -p $PORT -L "usrsctp:$IP:$PORT" --udp-port $U_S \
+	--udp-remote-port $U_C --sctp-streams 100 --idle-timeout 60
+pid_httpd=${pids[-1]}
+bg httpd-nt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNT" --udp-port $U_SNT \
+	--sctp-streams 100 --idle-timeout 60
+pid_nt=${pids[-1]}
+bg nginx.log "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
+pid_nginx=${pids[-1]}
+mkdir -p "$work/qlog"
+bg h3.log "$S" gtlsserver -q --cc=cubic --qlog-dir="$work/qlog" -d "$work/www" "$IP" $H3 "$work/key.pem" "$work/cert.pem"
+pid_h3=${pids[-1]}
+one=$(head -1 "$work/workload.page")
+up=1
+for _ in $(seq 100); do
+	ip netns exec "$C" "$HL" --server "$IP" --port $PORT --uri "$one" --timeout 5 >/dev/null 2>&1 &&
+		ip netns exec "$C" h2load -n 1 "http://$IP:$H2C$one" 2>&1 | grep -q '1 succeeded' && { up=0; break; }
+	sleep 0.2
+done
+check $up "sctphttpd (TCP, usrsctp, usrsctp-nt) and nginx (h2c) answer in the server namespace"
+[ $up = 0 ] || { cat "$work"/*.log | sed 's/^/# /'; exit 1; }
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# recovery ROW: the server side's loss-recovery counters now, "RETRANS TIMEOUTS FAST_RETRANS
+# TLP" (absolute; the sender of the page is the server). TCP rows: the server namespace's own
+# SNMP counters (nstat: TcpRetransSegs, TcpExtTCPTimeouts, TcpExtTCPFastRetrans,
+# TcpExtTCPLossProbes). usrsctp rows: that sctphttpd's stack (SIGUSR2: sendretransdata,
+# timodata (T3-rtx), sendfastretrans; no TLP in SCTP: "-").
+recovery() {
+	local pid log n j line
+	case $1 in
+	h3) # the server's qlog (every connection so far): packets declared lost (each one's data
+		# is sent again), probe timeouts (PTO) started
+		cat "$work"/qlog/* 2>/dev/null | awk '/packet_lost/ { l++ } /"pto_count":[1-9]/ { p++ }
+			END { printf "%d %d - -\n", l, p }'
+		return ;;
+	usrsctpnt*) pid=$pid_nt log=$work/httpd-nt.log ;;
+	usrsctp*) pid=$pid_httpd log=$work/httpd.log ;;
+	*)
+		ip netns exec "$S" nstat -asz TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPFastRetrans TcpExtTCPLossProbes 2>/dev/null |
+			awk '{ v[$1] = $2 } END { printf "%d %d %d %d\n", v["TcpRetransSegs"], v["TcpExtTCPTimeouts"],
+				v["TcpExtTCPFastRetrans"], v["TcpExtTCPLossProbes"] }'
+		return
+		;;
+	esac
+	n=$(grep -c 'transport counters:' "$log")
+	kill -USR2 "$pid" 2>/dev/null
+	for j in $(seq 1 50); do
+		[ "$(grep -c 'transport counters:' "$log")" -gt "$n" ] && break
+		sleep 0.1
+	done
+	line=$(grep 'transport counters:' "$log" | tail -n 1)
+	[ "$(grep -c 'transport counters:' "$log")" -gt "$n" ] || { echo "- - - -"; return; }
+	echo "$line" | awk '{ for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2] }
+		END { printf "%d %d %d -\n", v["sendretransdata"], v["timodata"], v["sendfastretrans"] }'
+}
+wire_bytes() { # rx + tx bytes of the client's interface (both ways, headers and handshakes)
+	ip netns exec "$C" cat /sys/class/net/eth0/statistics/rx_bytes /sys/class/net/eth0/statistics/tx_bytes |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+HZ=$(getconf CLK_TCK)
+
+# run CELL ROW REP: one fetch of the page; a samples.csv line on stdout. Time: first request's
+# start to last response's end, from the client's own per-request log.
+run() {
+	local cell=$1 row=$2 rep=$3 base spid ok=0 proto=none secs=0 c0 c1 t0 t1 cc=cubic src
+	local rate delay loss
+	base=$OUT/raw/${cell//:/_}-page-$row-$rep
+	mapfile -t uris <"$work/workload.page"
+	case $row in h2c | h2cbbr) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
+	[ $row = h2cbbr ] && cc=bbr
+	"$R" cc "$RD" $cc >/dev/null || echo "# cannot set congestion control $cc" >&2
+	case $row in usrsctp*) cc=sctp-standard ;; h3) cc=quic-cubic ;; esac # their own, over UDP
+	b0=$(wire_bytes)
+	k0=$(recovery "$row")
+	c0=$(cpu_ticks "$spid")
+	t0=$EPOCHREALTIME
+	case $row in
+	h2c | h2cbbr)
+		src=h2load
+		rm -f "$base.h2log"
+		/usr/bin/time -f '%U %S' -o "$base.cpu" ip netns exec "$C" h2load -n "$n_req" -c 1 -m 100 \
+			--log-file="$base.h2log" "${uris[@]/#/http://$IP:$H2C}" >"$base.out" 2>&1
+		proto=$(sed -n 's/^Application protocol: //p' "$base.out" | head -1)
+		ok=$(awk '/^requests:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^succeeded/) print $i }' "$base.out")
+		[ "$proto" = h2c ] || ok=0
+		# start (us since the epoch), status, duration (us)
+		secs=$(awk -F'\t' '$2 >= 200 && $2 < 300 { s = $1; e = $1 + $3; if (!n++ || s < lo) lo = s; if (e > hi) hi = e }
+			END { printf "%.3f\n", n ? (hi - lo) / 1e6 : 0 }' "$base.h2log")
+		awk -F'\t' '$2 >= 200 && $2 < 300 { printf "%.3f\n", $3 / 1000 }' "$base.h2log" >"$base.lat"
+		;;
+	h3)
+		src=gtlsclient
+		rm -rf "$work/dl" && mkdir -p "$work/dl"
+		# debug output with packet and frame dumps off; each request's submit and its stream's
+		# close stamped as they come; time: first submit to last close
+		/usr/bin/time -f '%U %S' -o "$base.cpu" ip netns exec "$C" timeout 120 gtlsclient --cc=cubic --no-quic-dump --no-http-dump \
+			--exit-on-all-streams-close --download="$work/dl" --max-streams-bidi=128 "$IP" $H3 \
+			"${uris[@]/#/https://$IP:$H3}" 2>&1 >/dev/null |
+			grep --line-buffered -E '^(http: stream 0x[0-9a-f]+ submit|HTTP stream [0-9]+ closed|Negotiated ALPN)' |
+			while IFS= read -r l; do echo "$EPOCHREALTIME $l"; done >"$base.out"
+		grep -q ' Negotiated ALPN is h3$' "$base.out" && proto=h3
+		awk -v lat="$base.lat" '
+		function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v }
+		$2 == "http:" && $5 == "submit" { st[hex($4)] = $1; if (!first) first = $1; next }
+		$2 == "HTTP" && $5 == "closed" { id = $4 + 0; if ((id in st) && !(id in d)) { d[id] = 1; n++; last = $1
+			printf "%.3f\n", ($1 - st[id]) * 1000 > lat } }
+		END { printf "%d %.3f\n", n, (n ? last - first : 0) }' "$base.out" >"$base.sum"
+		read -r ok secs <"$base.sum"
+		# every body whole: the downloads against the manifest's sizes
+		local bad
+		bad=$( (cd "$work/dl" && stat -c '/%n %s' -- *) 2>/dev/null | awk '
+			NF == 2 { got[$1] = $2; next }
+			NF == 3 { size[$1] = $2; next }
+			NF == 1 { if (!($1 in got) || got[$1] != size[$1]) bad++ }
+			END { print bad + 0 }' - "$work/manifest" "$work/workload.page")
+		[ "$bad" = 0 ] || ok=0
+		;;
+	*)
+		src=httpload
+		local args=(--server "$IP" --port $PORT --wlog "n,$work/wlog.page" --timeout 120 --json
+			--verify-manifest "$work/manifest" --log "$base.hlog")
+		case $row in
+		tcp1) args+=(--num-conns "$n_req" --num-calls 1); proto=http/1.1 ;;
+		tcppipe) args+=(--num-conns 1 --num-calls "$n_req" --max-piped-calls "$n_req"); proto=http/1.1 ;;
+		usrsctpnt*) args+=(--proto usrsctp-nt --port $PORTNT --streams "${row#usrsctpnt}" --udp-port $U_CNT
+			--udp-remote-port $U_SNT --num-conns 1 --num-calls "$n_req"); proto=sctp ;;
+		usrsctp*) args+=(--proto usrsctp --streams "${row#usrsctp}" --udp-port $U_C
+			--udp-remote-port $U_S --num-conns 1 --num-calls "$n_req"); proto=sctp ;;
+		esac
+		/usr/bin/time -f '%U %S' -o "$base.cpu" ip netns exec "$C" "$HL" "${args[@]}" >"$base.json" 2>"$base.err"
+		ok=$(awk '
+			function num(k,   m) { if (match($0, "\"" k "\":[0-9.]+")) { m = substr($0, RSTART, RLENGTH); sub(/.*:/, "", m); return m + 0 }
+				return -1 }
+			{ ok = num("2xx"); if (num("total") > 0) ok = 0 } END { print ok + 0 }' "$base.json")
+		# start (us since the run's start), status, latency (us)
+		secs=$(awk -F'\t' '$2 >= 200 && $2 < 300 { s = $1; e = $1 + $3; if (!n++ || s < lo) lo = s; if (e > hi) hi = e }
+			END { printf "%.3f\n", n ? (hi - lo) / 1e6 : 0 }' "$base.hlog" 2>/dev/null)
+		awk -F'\t' '$2 >= 200 && $2 < 300 { printf "%.3f\n", $3 / 1000 }' "$base.hlog" >"$base.lat" 2>/dev/null
+		;;
+	esac
+	t1=$EPOCHREALTIME
+	c1=$(cpu_ticks "$spid")
+	k1=$(recovery "$row")
+	b1=$(wire_bytes)
+	local rate delay loss ge q
+	cell_parse "$cell"
+	local lat ccpu=""
+	lat=$(sort -n "$base.lat" 2>/dev/null | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "- - - -"; exit }
+		split("0.5 0.9 0.95 0.99", a, " ")
+		for (i = 1; i <= 4; i++) { k = int(a[i] * NR + 0.999999); if (k < 1) k = 1; printf "%s%.1f", (i > 1 ? " " : ""), v[k] }
+		print "" }')
+	[ -s "$base.cpu" ] && { mapfile -t ccpu <"$base.cpu"; ccpu=${ccpu[-1]}; }
+	awk -v rate="${rate%mbit}" -v delay="$delay" -v loss="$loss" -v row="$row" -v rep="$rep" -v n="$n_req" \
+	    -v ok="${ok:-0}" -v proto="${proto:-none}" -v secs="${secs:-0}" -v t0="$t0" -v t1="$t1" -v lat="$lat" \
+	    -v ccpu="$ccpu" -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$src" -v cc="$cc" -v bytes=$((b1 - b0)) -v k0="$k0" -v k1="$k1" -v model="$([ "$ge" = 0 ] && echo random || echo "ge$ge")" -v q="$q" 'BEGIN {
+		split(k0, x, " "); split(k1, y, " ")
+		split(lat, l, " "); split(ccpu, c, " ")
+		printf "%s,%s,%s,page,%s,%s,%d,%d,%s,%.3f,%.3f,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%s", rate, delay, loss, row, rep,
+		    n, ok, proto, secs, t1 - t0, l[1], l[2], l[3], l[4], src, bytes, c[1] + c[2], scpu / hz, cc
+		for (i = 1; i <= 4; i++) printf ",%s", (x[i] == "-" || y[i] == "-" || x[i] == "" || y[i] == "") ? "-" : y[i] - x[i]
+		printf ",%s,%s\n", model, q }'
+}
+
+csv=$OUT/samples.csv
+echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp,loss_model,queue" >"$csv"
+unshaped=$OUT/unshaped.csv
+echo "row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct" >"$unshaped"
+: >"$OUT/fidelity.txt"
+: >"$OUT/bound.txt"
+for cell in $CELLS; do
+	cell_parse "$cell"
+	# each row's unshaped rate at this cell's delay (no rate limit, no loss)
+	"$R" set "$RD" --delay "$delay" >/dev/null || check 1 "router set --delay $delay"
+	for row in $ROWS; do
+		run "0:$delay:0" "$row" unshaped >"$work/u.csv"
+		awk -F, -v row="$row" -v b="$page_bytes" '{ printf "%s,%s,%s,%s,%.1f,%.0f\n", row, $2, b, $10,
+			($10 > 0 ? b * 8 / $10 / 1e6 : 0), ($11 > 0 ? 100 * ($18 + $19) / $11 : 0) }' "$work/u.csv" >>"$unshaped"
+	done
+	"$R" set "$RD" --delay "$delay" --loss "$loss" --ge-burst "$ge" --rate "$rate" --limit "$q" >/dev/null ||
+		check 1 "router set $cell"
+	"$R" stats "$RD" >"$OUT/raw/${cell//:/_}.stats0"
+	for rep in $(seq "$REPS"); do
+		for row in $ROWS; do # rows interleaved: every row once per repetition
+			run "$cell" "$row" "$rep" >>"$csv"
+		done
+	done
+	sleep $(awk -v d="$delay" 'BEGIN { print 2 * d / 1000 + 0.2 }') # netem's delay line drains
+	"$R" stats "$RD" >"$OUT/raw/${cell//:/_}.stats1"
+	"$F" "$OUT/raw/${cell//:/_}.stats0" "$OUT/raw/${cell//:/_}.stats1" --loss "$loss" --ge-burst "$ge" --label "$cell" >"$work/fid" 2>&1
+	fst=$?
+	cat "$work/fid" >>"$OUT/fidelity.txt"
+	while IFS= read -r l; do
+		case "$l" in
+		"ok - "*) check 0 "${l#ok - }" ;;
+		"not ok - "*) check 1 "${l#not ok - }" ;;
+		*) echo "$l" ;;
+		esac
+	done <"$work/fid"
+	[ $fst = 0 ] || echo "$cell fidelity-failed" >>"$OUT/bound.txt"
+	# link-bound only when every row's unshaped rate is 3x the link or more
+	lb=$(awk -F, -v d="$delay" -v r="${rate%mbit}" 'NR > 1 && $2 == d { n++; if ($5 < 3 * r) { bad = bad " " $1 } }
+		END { print (n && bad == "") ? "link-bound" : "not link-bound (under 3x the link:" bad ")" }' "$unshaped")
+	echo "$cell $lb" >>"$OUT/bound.txt"
+done
+t_run=$(($(date +%s) - t_start))
+
+nruns=$(($(wc -l <"$csv") - 1))
+want=$(($(echo $CELLS | wc -w) * REPS * $(echo $ROWS | wc -w)))
+[ "$nruns" = "$want" ]
+check $? "every cell, row and repetition ran ($nruns of $want)"
+bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit" $2 "ms" $3 "%", $5, $6, $8, $7 }' "$csv")
+[ -z "$bad" ]
+check $? "every run answered all its requests (httpload: bodies by CRC-32; h3: by size; h2load: 2xx)${bad:+: $bad}"
+badt=$(awk -F, 'NR > 1 && !($10 > 0) { printf "%s%s", (n++ ? " " : ""), $5 }' "$csv")
+[ -z "$badt" ]
+check $? "every run has a completion time from its per-request log${badt:+ (not: $badt)}"
+{
+	echo "experiment 06 on lab v2 (issue 38, first step): $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "git: $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet HEAD 2>/dev/null || echo ' (local changes)')"
+	echo "cells: $CELLS (rate:one-way delay ms:loss % each way, random unless ge=mean burst (Gilbert); queue (tbf) q= BDPs, 1 unless said), rows: $ROWS, $REPS run(s) a cell, interleaved"
+	echo "topology: client ns $C ($ROUTER_IP_C) - TAP (vnet_hdr=$ROUTER_VNET_HDR) - router VM (TCG, 1 vCPU, bridge, netem + tbf per direction, guest GRO $ROUTER_GUEST_GRO) - TAP - server ns $S ($IP)"
+	echo "host: $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); router kernel: $("$R" run "$RD" uname -r 2>/dev/null | tr -d '\n')"
+	echo "host TAP offloads: $(ip -n "$C" -d link show eth0 | grep -o 'vnet_hdr [a-z]*') (client), $(ip -n "$S" -d link show eth0 | grep -o 'vnet_hdr [a-z]*') (server)"
+	first=${CELLS%% *}
+	echo "router NICs (after the first cell): $(grep '^nic' "$OUT/raw/${first//:/_}.stats1" 2>/dev/null | tr '\n' ';')"
+	echo "congestion control: TCP rows cubic on the namespaces' route (ip route congctl; host default $(cat /proc/sys/net/ipv4/tcp_congestion_control)), h2cbbr bbr; h3: ngtcp2's cubic (--cc=cubic, both ends); usrsctp: its standard (RFC 4960) control"
+	echo "completion time: first request's start to last response's end, from each client's own per-request log (httpload --log, h2load --log-file; gtlsclient: its submit and close lines stamped as they come)"
+	echo "versions: nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(h2load --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}\n' 'libusrsctp*' 2>/dev/null | head -n1), $(dpkg-query -W -f '${Package} ${Version}' ngtcp2-client 2>/dev/null), qemu $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }')"
+	echo "router checks: see fidelity.txt; cells: $(tr '\n' ';' <"$OUT/bound.txt")"
+	echo "run time: ${t_run} s"
+} >"$OUT/params.txt"
+analyse
+check $? "summarize.py: medians and bootstrap intervals (results.csv), report.md"
+
+echo "1..$n_tap"
+[ $failed = 0 ]

@@ -1,0 +1,72 @@
+#!/bin/sh
+# labv2-reanalyse.sh: experiment 06 on lab v2 (test/experiments/06-multiplexing/labv2.sh)
+# --reanalyse DIR makes results.csv and report.md from a finished run's files alone, without
+# root or a router: the same output twice, each row's median with its bootstrap interval, the
+# router's checks as judged then (a failed one fails the reanalysis), and a folder that is not a
+# finished run refused, named (TAP).
+. "$(dirname "$0")/../lib.sh"
+L=$top_srcdir/test/experiments/06-multiplexing/labv2.sh
+scratch labv2-reanalyse
+d=$tmp/run
+mkdir -p "$d/raw"
+{
+	echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp,loss_model,queue"
+	for rep in 1 2 3 4 5 6; do
+		echo "10,10,1,page,h2c,$rep,100,100,h2c,2.$((70 + rep)),2.9,1000,2000,2500,2700,h2load,2400000,0.06,0.01,cubic,40,0,40,3,random,1bdp"
+		echo "10,10,1,page,usrsctp100,$rep,100,100,sctp,3.$((70 + rep)),3.9,900,1900,2100,2600,httpload,2500000,0.16,0.09,sctp-standard,50,0,50,-,random,1bdp"
+		echo "1,50,0,page,h2c,$rep,100,100,h2c,19.$((10 + rep)),19.9,9000,18000,18500,19000,h2load,2400000,0.06,0.01,cubic,0,0,0,0,random,1bdp"
+		echo "10,10,1,page,h2c,$rep,100,100,h2c,4.$((70 + rep)),4.9,1000,2000,2500,2700,h2load,2400000,0.06,0.01,cubic,40,2,30,3,ge3,4bdp"
+	done
+} >"$d/samples.csv"
+cat >"$d/unshaped.csv" <<'X'
+row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct
+h2c,10,2227753,0.271,65.8,6
+usrsctp100,10,2227753,1.127,15.8,6
+h2c,50,2227753,0.5,35.6,6
+X
+cat >"$d/fidelity.txt" <<'X'
+ok - 10mbit:10:1: c2s loss: 49 of 6008 packets (0.816 %), nominal 1 % random, 99 % interval 41..81
+# fidelity 10mbit:10:1 dir=c2s packets=6008 netem_packets=6008 loss_drops=49 queue_drops=0 effective_loss_pct=0.8156 nominal_loss_pct=1 lo=41 hi=81 aggregation=ok loss=ok
+X
+echo "10mbit:10:1 not link-bound (under 3x the link: usrsctp100)" >"$d/bound.txt"
+printf 'experiment 06 on lab v2\ngit: x\ncells: 10mbit:10:1 1mbit:50:0 (rate:one-way delay ms:loss %% each way, random)\n' >"$d/params.txt"
+
+"$L" --reanalyse "$d" >"$tmp/a.out" 2>&1
+ok $? "--reanalyse a finished run: exit 0" || sed 's/^/# /' "$tmp/a.out"
+cp "$d/results.csv" "$tmp/r1" && cp "$d/report.md" "$tmp/m1"
+"$L" --reanalyse "$d" >/dev/null 2>&1
+cmp -s "$d/results.csv" "$tmp/r1" && cmp -s "$d/report.md" "$tmp/m1"
+ok $? "a second reanalysis writes the same results.csv and report.md (fixed bootstrap seed)"
+[ "$(wc -l <"$d/results.csv")" = 5 ] &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["row"] == "h2c" && $c["loss_model"] == "random" { u[$c["one_way_delay_ms"]] = $c["unshaped_mbit"]; n[$c["one_way_delay_ms"]] = $c["reps"] }
+		END { exit !(u[10] == "65.8" && u[50] == "35.6" && n[10] == 6) }' "$d/results.csv"
+ok $? "results.csv: one line per cell and row, 6 runs, h2c's unshaped rate at each cell's own delay (65.8 at 10 ms, 35.6 at 50 ms)" ||
+	sed 's/^/# /' "$d/results.csv"
+grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 2.735 (2.715-2.755) | 1000.0 / 2700.0 | 2400 | 65.8 |' "$d/report.md"
+ok $? "report.md: h2c's median 2.735 s with its interval, latencies, wire KB, unshaped rate at 10 ms" ||
+	grep '^|' "$d/report.md" | sed 's/^/# /'
+grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 4.735 (4.715-4.755) |' "$d/report.md" &&
+	grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 2 | 40 / 0 / 40 / 3 |' "$d/report.md" &&
+	grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 2 | 40 / 2 / 30 / 3 |' "$d/report.md"
+ok $? "report.md: a bursty (Gilbert, burst 3) cell with a 4 BDP queue kept apart from the random one, per-run counters"
+grep -q '^| 1 Mbit/s 50 ms 0 % | h2c | 19.135 .* | 35.6 |$' "$d/report.md"
+ok $? "report.md: the 50 ms cell with the rate measured at 50 ms (35.6), not at 10 ms"
+grep -q '^Bound: 10mbit:10:1 not link-bound (under 3x the link: usrsctp100);$' "$d/report.md" &&
+	grep -q '^- fidelity 10mbit:10:1 dir=c2s' "$d/report.md"
+ok $? "report.md: the bound status and the router's checks carried"
+
+sed -i 's/^ok - 10mbit/not ok - 10mbit/' "$d/fidelity.txt"
+"$L" --reanalyse "$d" >"$tmp/b.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q '^not ok .* c2s loss' "$tmp/b.out"
+ok $? "a run whose router check failed: its reanalysis fails too, naming the check (exit $rc)"
+rm "$d/fidelity.txt"
+"$L" --reanalyse "$d" >"$tmp/c.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'not ok - --reanalyse .*: no fidelity.txt (not a finished run)' "$tmp/c.out"
+ok $? "a folder without fidelity.txt: refused, named (exit $rc)"
+"$L" --reanalyse "$tmp/nothing" >"$tmp/d.out" 2>&1
+[ $? = 1 ] && grep -q 'no samples.csv' "$tmp/d.out"
+ok $? "a folder that does not exist: refused, named"
+done_testing
