@@ -67,6 +67,38 @@ grep -q '^| [^|]*0 % loss | 3.000 \[2.900-3.100\] (RTT) | 2.000 \[1.900-2.100\] 
 ok $? "a planted 06 page cell (SCTP 3.000 s, h2c 2.000 s): in the table with its marks, 1.50x in the text" ||
     { sed 's/^/# /' "$tmp/plant6.err"; grep -E '^\|.*0 % loss|^Without' "$tmp/plant/eval-06.md" | sed 's/^/# /'; }
 
+# experiment 06's own report.py (its current format) on made-up runs (5 a row: SCTP 3.00-3.04 s,
+# h2c 2.00-2.04 s), spliced into a copy of the results: the generator reads what report.py writes
+exp=$top_srcdir/test/experiments/06-multiplexing
+mkdir -p "$tmp/r6"
+python3 - "$tmp/r6" <<'PY'
+import csv, os, sys
+t = sys.argv[1]
+w = csv.writer(open(os.path.join(t, "samples.csv"), "w", newline=""))
+w.writerow(["link_mbit", "one_way_delay_ms", "loss_pct", "workload", "row", "rep", "requests", "ok",
+            "protocol", "time_s", "lat_p50_ms", "lat_p90_ms", "lat_p95_ms", "lat_p99_ms", "lat_source",
+            "wire_bytes", "client_cpu_s", "server_cpu_s"])
+for row, base in (("sctp100", 3.0), ("h2c", 2.0), ("h2tls", 2.2), ("h3", 2.5)):
+    for i in range(5):
+        w.writerow(["10", "10", "0", "page", row, i + 1, 100, 100, "x", "%.4f" % (base + 0.01 * i),
+                    10, 20, 30, 40, "log", 2000000, 0.5, 0.5])
+w = csv.writer(open(os.path.join(t, "unshaped.csv"), "w", newline=""))
+w.writerow(["row", "mbit", "cpu_pct"])
+for r in ("sctp100", "h2c", "h2tls", "h3"):
+    w.writerow([r, "50.0", "20"])
+open(os.path.join(t, "page.sizes"), "w").write("".join("o%d %d\n" % (i, 1000 + i) for i in range(100)))
+PY
+python3 "$exp/summarize.py" "$tmp/r6/samples.csv" "$tmp/r6/unshaped.csv" "$tmp/r6/results.csv" &&
+    python3 "$exp/report.py" "$tmp/r6/results.csv" "$tmp/r6/unshaped.csv" "$tmp/r6/page.sizes" \
+    06-multiplexing 0 5 60 "a test" "10mbit:10:0" "sctp100 h2c h2tls h3" "" abc123 >"$tmp/r6/report.md" 2>"$tmp/r6.err" &&
+    sed '/^## 06\./,$d' "$res" >"$tmp/r6/results.md" && cat "$tmp/r6/report.md" >>"$tmp/r6/results.md" &&
+    python3 "$gen" --results "$tmp/r6/results.md" "$tmp/r6" 2>>"$tmp/r6.err" &&
+    grep -q '^| 10 Mbit/s, 10 ms, 0 % loss | 3.020 (3.000-3.040) \[3.000-3.040\] | 2.020 ' "$tmp/r6/eval-06.md" &&
+    grep -q '^Without loss, SCTP with 100 streams took 1.50x at 10 Mbit/s, 10 ms ' "$tmp/r6/eval-06.md" &&
+    grep -q 'a win or a loss only where the bootstrap 95 % intervals' "$tmp/r6/eval-06.md"
+ok $? "06's report.py on made-up runs: the generator takes its table, interval and rule (3.020 s, 1.50x)" ||
+    { sed 's/^/# /' "$tmp/r6.err"; grep -E '^\| 10|^Without' "$tmp/r6/eval-06.md" 2>/dev/null | sed 's/^/# /'; }
+
 sed '/^## 06\./,$d' "$res" >"$tmp/no06.md"
 python3 "$gen" --results "$tmp/no06.md" "$tmp" >/dev/null 2>"$tmp/no06.err"
 rc=$?
