@@ -3,9 +3,10 @@
 # AF_CONN, our CRC32c) with real programs: sctphttpd, httpget, httpload and msgperf over it, and
 # against the threaded type usrsctp both ways (the same SCTP in UDP on the wire); tshark judges
 # every packet's CRC32c, the chunks and the datagram sizes; a client exits within 20 ms of its
-# last byte; a one-way run at every size drops no datagram (RcvbufErrors); garbage and bad
-# checksums at the server's UDP port are counted and survived; what the type cannot do (several
-# addresses, the threaded stack in the same process) is refused with a reason. TAP.
+# last byte; a one-way run at every size drops no datagram (RcvbufErrors), its packets leave in
+# batches (sendmmsg); garbage and bad checksums at the server's UDP port are counted and
+# survived; what the type cannot do (several addresses, the threaded stack in the same process)
+# is refused with a reason. TAP.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 M=${MSGPERF:-$top_builddir/msgperf}
@@ -181,7 +182,22 @@ diag "msgperf usrsctp-nt one way, kbit/s:$rates"
 [ $fails = 0 ] && [ $((e1 - e0)) = 0 ]
 ok $? "msgperf on usrsctp-nt one way at 100, 1000, 10000, 16384 B: every run done at a rate above 0, its server up until the end, $((e1 - e0)) datagrams dropped"
 
-# 10-11: refused with a reason: several addresses (one path per association), and both stacks
+# 10: the stack's packets leave batched (tp_usrsctp_out.c: what one loop turn emits, in one
+# sendmmsg): the receiving client of a one-way run sends its SACKs at least 3 a call (about 5
+# measured; 1 when each went alone)
+: >"$tmp/bst"
+"$M" server -q -t usrsctp-nt -a 127.0.0.1:$((base + 6)) --udp-port $srv --udp-remote-port $cli &
+ms=$!
+sleep 0.3
+SCTPAPPS_USRSCTP_STATS=$tmp/bst timeout 30 "$M" client -q --csv -t usrsctp-nt -a 127.0.0.1:$((base + 6)) \
+    -s 16384 -T oneway -d 1 --udp-port $cli --udp-remote-port $srv >/dev/null
+rc=$?
+kill $ms; wait $ms 2>/dev/null
+bo=$(cnt udp_out <"$tmp/bst") bc=$(cnt udp_out_calls <"$tmp/bst") be=$(cnt udp_out_err <"$tmp/bst")
+[ $rc = 0 ] && [ -n "$bc" ] && [ "${bc:-0}" -gt 0 ] && [ "$be" = 0 ] && [ "$bo" -ge $((3 * bc)) ]
+ok $? "one way 16 KiB: the receiver's $bo packets left in ${bc:-no} sendmmsg calls (at least 3 a call), ${be:-?} refused"
+
+# 11-12: refused with a reason: several addresses (one path per association), and both stacks
 # in one process
 "$H" -L usrsctp-nt:127.0.0.1,127.0.0.2:8080 --udp-port $srv -d "$doc" >/dev/null 2>"$tmp/e1" &
 bp=$!
