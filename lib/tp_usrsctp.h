@@ -41,7 +41,8 @@ void tp_usrsctp_out_fd(int fd);
 int tp_usrsctp_out_add(const struct sockaddr *to, socklen_t tolen, const void *buf, size_t len);
 void tp_usrsctp_out_flush(void);
 size_t tp_usrsctp_out_queued(void);
-void tp_usrsctp_out_counts(unsigned long *sent, unsigned long *err, unsigned long *calls);
+void tp_usrsctp_out_counts(unsigned long *sent, unsigned long *err, unsigned long *calls,
+    unsigned long *gso);
 
 /* tp_usrsctp_peer.c: the threadless stack's peers, remote UDP addresses as handles */
 void tp_usrsctp_peer_family(int family);

@@ -551,7 +551,7 @@ tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, cha
 size_t
 tp_usrsctp_nt_stats(char *buf, size_t len)
 {
-	unsigned long evicted, sent, err, calls;
+	unsigned long evicted, sent, err, calls, gso;
 	size_t n, peers;
 	int w;
 
@@ -561,11 +561,11 @@ tp_usrsctp_nt_stats(char *buf, size_t len)
 		return 0;
 	n = tp_usrsctp_stats_fill(buf, len);
 	tp_usrsctp_peer_counts(&peers, &evicted);
-	tp_usrsctp_out_counts(&sent, &err, &calls);
+	tp_usrsctp_out_counts(&sent, &err, &calls, &gso);
 	w = snprintf(buf + n, len - n, "%sudp_in=%lu udp_out=%lu udp_out_err=%lu udp_out_calls=%lu "
-	    "udp_trunc=%lu udp_bad_crc=%lu peers=%zu peers_evicted=%lu out_no_peer=%lu", n ? " " : "",
-	    nt_count.in, sent, err, calls, nt_count.trunc, nt_count.bad_crc, peers, evicted,
-	    nt_count.no_peer);
+	    "udp_out_gso=%lu udp_trunc=%lu udp_bad_crc=%lu peers=%zu peers_evicted=%lu "
+	    "out_no_peer=%lu", n ? " " : "", nt_count.in, sent, err, calls, gso, nt_count.trunc,
+	    nt_count.bad_crc, peers, evicted, nt_count.no_peer);
 	if (w > 0 && (size_t)w < len - n)
 		n += (size_t)w;
 	return n;
