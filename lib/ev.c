@@ -343,15 +343,23 @@ ev_run_timers(struct ev_loop *loop)
 	}
 }
 
-int
-ev_run_once(struct ev_loop *loop, int timeout_ms)
+/* A strong fd or timer is left: something ev_run waits for. */
+static int
+ev_strong(const struct ev_loop *loop)
+{
+	return loop->nwatch > loop->nweak || loop->nheap > loop->nweakheap;
+}
+
+/* One turn; for ev_run (run set), no wait once only weak fds and timers are left. */
+static int
+ev_turn(struct ev_loop *loop, int timeout_ms, int run)
 {
 	struct epoll_event evs[256];
 	int n, i;
 
 	ev_run_defer(loop);
-	if (loop->stop)
-		timeout_ms = 0; /* a deferred call asked to stop: don't wait for another event */
+	if (loop->stop || (run && !ev_strong(loop)))
+		timeout_ms = 0; /* asked to stop, or ev_run's end: don't wait for another event */
 	if (loop->ndefer > 0 || (loop->nwatch == 0 && loop->nheap == 0 && timeout_ms < 0))
 		timeout_ms = 0; /* more to run, or nothing left that could wake us */
 	if (loop->nheap > 0) {
@@ -390,13 +398,19 @@ ev_run_once(struct ev_loop *loop, int timeout_ms)
 }
 
 int
+ev_run_once(struct ev_loop *loop, int timeout_ms)
+{
+	return ev_turn(loop, timeout_ms, 0);
+}
+
+int
 ev_run(struct ev_loop *loop)
 {
 	loop->stop = 0;
-	/* until stopped, or until nothing but weak fds and timers is left (ev_fd_weak) */
-	while (!loop->stop && (loop->nwatch > loop->nweak || loop->nheap > loop->nweakheap ||
-	    loop->ndefer > 0))
-		if (ev_run_once(loop, -1) == -1)
+	/* until stopped, or until nothing but weak fds and timers is left (ev_fd_weak); deferred
+	 * calls that leave nothing strong end it at once, not when a weak timer is due */
+	while (!loop->stop && (ev_strong(loop) || loop->ndefer > 0))
+		if (ev_turn(loop, -1, 1) == -1)
 			return -1;
 	return 0;
 }

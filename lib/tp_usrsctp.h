@@ -36,6 +36,14 @@ int tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to,
 int tp_usrsctp_nt_running(void);
 size_t tp_usrsctp_nt_stats(char *buf, size_t len);
 
+/* tp_usrsctp_out.c: the threadless stack's packets out, a loop turn's in one sendmmsg */
+void tp_usrsctp_out_fd(int fd);
+int tp_usrsctp_out_add(const struct sockaddr *to, socklen_t tolen, const void *buf, size_t len);
+void tp_usrsctp_out_flush(void);
+size_t tp_usrsctp_out_queued(void);
+void tp_usrsctp_out_counts(unsigned long *sent, unsigned long *err, unsigned long *calls,
+    unsigned long *gso);
+
 /* tp_usrsctp_peer.c: the threadless stack's peers, remote UDP addresses as handles */
 void tp_usrsctp_peer_family(int family);
 uintptr_t tp_usrsctp_peer_get(const struct sockaddr *sa, socklen_t len, uint64_t now);

@@ -19,8 +19,9 @@
  * of the stack also watches that UDP socket and a 10 ms timer, until the loop is freed (see
  * "Loops" below): the loop reads the datagrams in batches (recvmmsg) and hands each to
  * usrsctp_conninput, and the timer calls usrsctp_handle_timers with the time gone by. The
- * stack sends through nt_output, a sendto on the same socket, in the caller's own call (a
- * usrsctp_sendv sends at once).
+ * stack sends through nt_output into a queue (tp_usrsctp_out.c) that leaves in one sendmmsg
+ * on the same socket: after each batch in, each tick, each round of readiness calls, and
+ * before the loop sleeps (a deferred call, asked for by the first packet queued).
  * Nothing runs beside the loop: no receive thread, no timer thread, no bell, nothing to join
  * at exit (the lingering shutdowns are pumped by the exit itself, tp_usrsctp_nt_atexit).
  *
@@ -72,7 +73,7 @@ static size_t nt_nwatch;                  /* sockets with a watch entry (open so
 static unsigned long nt_round;
 static uint64_t nt_last_us;
 static struct {
-	unsigned long in, out, out_err, no_peer, trunc, bad_crc;
+	unsigned long in, no_peer, trunc, bad_crc;
 } nt_count;
 
 int
@@ -82,12 +83,22 @@ tp_usrsctp_nt_running(void)
 }
 
 
-/* The stack's packets out. */
+/* The stack's packets out: queued; the first one queued asks every loop driving the stack
+ * to flush before it sleeps (whichever runs next). */
+static void
+nt_flush_cb(struct ev_loop *loop, void *arg)
+{
+	(void)loop;
+	(void)arg;
+	tp_usrsctp_out_flush();
+}
+
 static int
 nt_output(void *addr, void *buf, size_t len, uint8_t tos, uint8_t set_df)
 {
 	const struct sockaddr *to;
 	socklen_t tolen;
+	int i;
 
 	(void)tos;
 	(void)set_df;
@@ -96,17 +107,17 @@ nt_output(void *addr, void *buf, size_t len, uint8_t tos, uint8_t set_df)
 		return 0; /* gone: as a lost packet */
 	}
 	tp_crc32c_sctp_set(buf, len);
-	if (sendto(nt_fd, buf, len, MSG_DONTWAIT, to, tolen) == -1)
-		nt_count.out_err++; /* a full send buffer drops it: SCTP sends it again */
-	else
-		nt_count.out++;
+	if (tp_usrsctp_out_add(to, tolen, buf, len))
+		for (i = 0; i < NT_LOOPS; i++)
+			if (nt_loops[i].loop != NULL) /* out of memory: the next tick flushes */
+				(void)ev_defer(nt_loops[i].loop, nt_flush_cb, &nt_loops[i]);
 	return 0;
 }
 
 /* Datagrams in: up to NT_BATCHES batches, then the loop's other events get their turn (the
  * socket stays readable, so the loop comes back). */
 static void
-nt_read(void)
+nt_read_batches(void)
 {
 	static unsigned char bufs[NT_BATCH][NT_DGRAM];
 	static struct sockaddr_storage from[NT_BATCH];
@@ -150,6 +161,14 @@ nt_read(void)
 	}
 }
 
+/* ... and what the stack answered, out at once. */
+static void
+nt_read(void)
+{
+	nt_read_batches();
+	tp_usrsctp_out_flush();
+}
+
 /* The stack's clock: the time gone by since the last call, in whole milliseconds. */
 static void
 nt_timers(void)
@@ -162,6 +181,7 @@ nt_timers(void)
 	}
 	tp_usrsctp_linger_tick();
 	tp_usrsctp_peer_gc(now);
+	tp_usrsctp_out_flush();
 }
 
 static void
@@ -265,6 +285,7 @@ nt_drain(struct ev_loop *loop, void *arg)
 	}
 	if (L->loop == loop && L->head != NULL)
 		(void)ev_defer(loop, nt_drain, L); /* told again meanwhile: the next turn */
+	tp_usrsctp_out_flush();
 }
 
 static void
@@ -321,6 +342,8 @@ nt_loop_get(struct ev_loop *loop)
 	memset(L, 0, sizeof(*L));
 	L->loop = loop;
 	nt_tick_arm(L);
+	if (tp_usrsctp_out_queued() > 0)
+		(void)ev_defer(loop, nt_flush_cb, L);
 	return freel;
 }
 
@@ -338,6 +361,7 @@ nt_loop_gone(struct ev_loop *loop, void *arg)
 	ev_fd_del(loop, nt_fd);
 	ev_timer_stop(loop, &L->tick);
 	ev_undefer(loop, nt_drain, L);
+	ev_undefer(loop, nt_flush_cb, L);
 	memset(L, 0, sizeof(*L));
 }
 
@@ -427,9 +451,11 @@ nt_wait(void)
 static void
 tp_usrsctp_nt_atexit(void)
 {
+	tp_usrsctp_out_flush();
 	tp_usrsctp_stats_file();
 	if (nt_nwatch == 0)
 		tp_usrsctp_linger_finish(3000, nt_wait);
+	tp_usrsctp_out_flush();
 }
 
 /* The UDP socket: on the listener's address where the first use is a listener on one
@@ -506,6 +532,7 @@ tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, cha
 	if ((nt_fd = nt_socket(bind_to, port, err, errlen)) == -1)
 		return -1;
 	nt_port = port;
+	tp_usrsctp_out_fd(nt_fd);
 	nt_last_us = ev_clock_us();
 	usrsctp_init_nothreads(0, nt_output, NULL);
 	usrsctp_enable_crc32c_offload();
@@ -524,7 +551,7 @@ tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, cha
 size_t
 tp_usrsctp_nt_stats(char *buf, size_t len)
 {
-	unsigned long evicted;
+	unsigned long evicted, sent, err, calls, gso;
 	size_t n, peers;
 	int w;
 
@@ -534,10 +561,11 @@ tp_usrsctp_nt_stats(char *buf, size_t len)
 		return 0;
 	n = tp_usrsctp_stats_fill(buf, len);
 	tp_usrsctp_peer_counts(&peers, &evicted);
-	w = snprintf(buf + n, len - n, "%sudp_in=%lu udp_out=%lu udp_out_err=%lu udp_trunc=%lu "
-	    "udp_bad_crc=%lu peers=%zu peers_evicted=%lu out_no_peer=%lu", n ? " " : "", nt_count.in,
-	    nt_count.out, nt_count.out_err, nt_count.trunc, nt_count.bad_crc, peers,
-	    evicted, nt_count.no_peer);
+	tp_usrsctp_out_counts(&sent, &err, &calls, &gso);
+	w = snprintf(buf + n, len - n, "%sudp_in=%lu udp_out=%lu udp_out_err=%lu udp_out_calls=%lu "
+	    "udp_out_gso=%lu udp_trunc=%lu udp_bad_crc=%lu peers=%zu peers_evicted=%lu "
+	    "out_no_peer=%lu", n ? " " : "", nt_count.in, sent, err, calls, gso, nt_count.trunc,
+	    nt_count.bad_crc, peers, evicted, nt_count.no_peer);
 	if (w > 0 && (size_t)w < len - n)
 		n += (size_t)w;
 	return n;

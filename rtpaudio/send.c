@@ -329,22 +329,41 @@ bad:
 	ev_stop(loop);
 }
 
-/* Fully reliable transports: wait (bounded) until the peer has acknowledged everything, so
- * closing does not throw the tail away. */
+/* A pause of US microseconds. On a connection it is the event loop's, not a sleep: a stack
+ * that runs in the loop (usrsctp-nt) reads its acknowledgements and keeps its timers
+ * meanwhile (a sleep froze it: the drain below waited its whole 5 s for nothing). */
+static void
+send_pause(struct send *s, uint64_t us)
+{
+	uint64_t now = ev_clock_us(), end = now + us;
+
+	if (s->c == NULL) {
+		usleep((useconds_t)us);
+		return;
+	}
+	for (; now < end; now = ev_clock_us())
+		if (ev_run_once(s->loop, (int)((end - now + 999) / 1000)) == -1) {
+			usleep((useconds_t)(end - now));
+			return;
+		}
+}
+
+/* Fully reliable transports: wait (bounded: 5 s) until the peer has acknowledged everything,
+ * so closing does not throw the tail away. */
 static void
 send_drain(struct send *s)
 {
 	struct tp_status st;
-	int i;
+	uint64_t end = ev_clock_us() + 5000000;
 
 	while (s->qlen > 0 && s->c != NULL) {
 		if (tp_wait(s->c, EV_WRITE, 2000) != TP_OK || send_flush(s) == -1)
 			break;
 	}
-	for (i = 0; i < 500 && s->c != NULL; i++) {
+	while (s->c != NULL && ev_clock_us() < end) {
 		if (tp_status(s->c, &st) != TP_OK || st.unacked == 0)
 			break;
-		usleep(10000);
+		send_pause(s, 10000);
 	}
 }
 
@@ -441,11 +460,11 @@ send_main(int argc, char **argv)
 	{
 		uint64_t now = ev_clock_us();
 		if (s.start_us + s.media_us > now)
-			usleep((useconds_t)(s.start_us + s.media_us - now));
+			send_pause(&s, s.start_us + s.media_us - now);
 	}
 	/* BYE twice: it is the player's end of stream on UDP, and UDP may lose one */
 	send_rtcp(&s, 1);
-	usleep(20000);
+	send_pause(&s, 20000);
 	send_rtcp(&s, 1);
 	if (s.verbose || s.stats_ms > 0) {
 		fprintf(stderr, "rtpaudio send: %zu frames in %llu packets (%llu dropped)\n", s.nfr,

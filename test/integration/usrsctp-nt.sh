@@ -3,9 +3,10 @@
 # AF_CONN, our CRC32c) with real programs: sctphttpd, httpget, httpload and msgperf over it, and
 # against the threaded type usrsctp both ways (the same SCTP in UDP on the wire); tshark judges
 # every packet's CRC32c, the chunks and the datagram sizes; a client exits within 20 ms of its
-# last byte; a one-way run at every size drops no datagram (RcvbufErrors); garbage and bad
-# checksums at the server's UDP port are counted and survived; what the type cannot do (several
-# addresses, the threaded stack in the same process) is refused with a reason. TAP.
+# last byte; a one-way run at every size drops no datagram (RcvbufErrors), its packets leave in
+# batches (sendmmsg); garbage and bad checksums at the server's UDP port are counted and
+# survived; what the type cannot do (several addresses, the threaded stack in the same process)
+# is refused with a reason. TAP.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 M=${MSGPERF:-$top_builddir/msgperf}
@@ -69,20 +70,26 @@ tc=$(cnt timodata <"$tmp/wcs")
 ok $? "an association idle for 2 s between its calls, unwatched: 2 replies, no error, no retransmission timeout (server timodata $t0 -> $t1, client ${tc:-none}; exit $rc)"
 
 # 5: tshark on the wire: every packet's CRC32c good, DATA with PPID 63, and no datagram over
-# the path MTU the type sets (1452 bytes of SCTP, 1460 of UDP)
-if command -v tshark >/dev/null; then
-	tshark -i lo -f "udp port $srv" -w "$tmp/cap.pcapng" -q 2>"$tmp/ts.err" &
+# the path MTU the type sets (1452 bytes of SCTP, 1460 of UDP). A server and a client of their
+# own with GSO off (SCTPAPPS_USRSCTP_GSO=0): a capture on lo sees a GSO message whole, before
+# the kernel cuts it into these datagrams
+if command -v tshark >/dev/null &&
+    SCTPAPPS_USRSCTP_GSO=0 daemon_start h5 'listening on usrsctp-nt ' "$H" -L usrsctp-nt:127.0.0.1:8081 \
+    --udp-port $((base + 2)) --udp-remote-port $((base + 3)) -d "$doc"; then
+	h5=$daemon_pid
+	tshark -i lo -f "udp port $((base + 2))" -w "$tmp/cap.pcapng" -q 2>"$tmp/ts.err" &
 	tsp=$!
 	pids="$pids $tsp"
 	for i in $(seq 1 50); do grep -q Capturing "$tmp/ts.err" && break; sleep 0.1; done
 	sleep 0.5
 	for f in 100k 1k; do
-		"$G" -s --proto usrsctp-nt --udp-port $cli --udp-remote-port $srv -o /dev/null \
-		    http://127.0.0.1:8080/$f 2>/dev/null || diag "httpget /$f failed"
+		SCTPAPPS_USRSCTP_GSO=0 "$G" -s --proto usrsctp-nt --udp-port $((base + 3)) \
+		    --udp-remote-port $((base + 2)) -o /dev/null http://127.0.0.1:8081/$f 2>/dev/null ||
+		    diag "httpget /$f failed"
 	done
 	sleep 0.5
-	kill $tsp; wait $tsp 2>/dev/null
-	tshark -r "$tmp/cap.pcapng" -d udp.port==$srv,sctp -o sctp.checksum:crc-32c -T fields \
+	kill $tsp $h5; wait $tsp $h5 2>/dev/null
+	tshark -r "$tmp/cap.pcapng" -d udp.port==$((base + 2)),sctp -o sctp.checksum:crc-32c -T fields \
 	    -e sctp.checksum.status -e sctp.chunk_type -e sctp.data_payload_proto_id -e udp.length \
 	    2>"$tmp/ts2.err" >"$tmp/ts.txt"
 	sed 's/^/# tshark: /' "$tmp/ts.err" "$tmp/ts2.err" | grep -v 'Running as\|MESSAGE' | head -5
@@ -181,7 +188,44 @@ diag "msgperf usrsctp-nt one way, kbit/s:$rates"
 [ $fails = 0 ] && [ $((e1 - e0)) = 0 ]
 ok $? "msgperf on usrsctp-nt one way at 100, 1000, 10000, 16384 B: every run done at a rate above 0, its server up until the end, $((e1 - e0)) datagrams dropped"
 
-# 10-11: refused with a reason: several addresses (one path per association), and both stacks
+# 10: the stack's packets leave batched (tp_usrsctp_out.c: what one loop turn emits, in one
+# sendmmsg): the receiving client of a one-way run sends its SACKs at least 3 a call (about 5
+# measured; 1 when each went alone), and where the kernel has UDP GSO at least half of them in
+# GSO runs (97 % measured)
+: >"$tmp/bst"
+"$M" server -q -t usrsctp-nt -a 127.0.0.1:$((base + 6)) --udp-port $srv --udp-remote-port $cli &
+ms=$!
+sleep 0.3
+SCTPAPPS_USRSCTP_STATS=$tmp/bst timeout 30 "$M" client -q --csv -t usrsctp-nt -a 127.0.0.1:$((base + 6)) \
+    -s 16384 -T oneway -d 1 --udp-port $cli --udp-remote-port $srv >/dev/null
+rc=$?
+kill $ms; wait $ms 2>/dev/null
+bo=$(cnt udp_out <"$tmp/bst") bc=$(cnt udp_out_calls <"$tmp/bst") be=$(cnt udp_out_err <"$tmp/bst")
+bg=$(cnt udp_out_gso <"$tmp/bst")
+if python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).setsockopt(socket.SOL_UDP, 103, 1400)' 2>/dev/null; then
+	gso=1 gwant="at least half in GSO runs"
+else
+	gso=0 gwant="no UDP GSO in this kernel"
+fi
+[ $rc = 0 ] && [ -n "$bc" ] && [ "${bc:-0}" -gt 0 ] && [ "$be" = 0 ] && [ "$bo" -ge $((3 * bc)) ] &&
+    { [ $gso = 0 ] || [ $((2 * ${bg:-0})) -ge "$bo" ]; }
+ok $? "one way 16 KiB: the receiver's $bo packets left in ${bc:-no} sendmmsg calls (at least 3 a call), ${bg:-no} in GSO runs ($gwant), ${be:-?} refused"
+
+# 11: a link whose MTU (1280) is under the stack's packets (1452 + 28): a GSO run is refused
+# (EMSGSIZE), GSO goes off and each packet leaves alone, in IP fragments, as without GSO
+: >"$tmp/mst"
+unshare -n bash -c 'ip link set lo mtu 1280 up || exit 1
+"$1" server -q -t usrsctp-nt -a 127.0.0.1:$2 --udp-port $3 --udp-remote-port $4 &
+s=$!
+sleep 0.3
+SCTPAPPS_USRSCTP_STATS=$5 timeout 30 "$1" client -q --csv -t usrsctp-nt -a 127.0.0.1:$2 -s 16384 \
+    -T throughput -d 1 --udp-port $4 --udp-remote-port $3
+kill $s' x "$M" $((base + 6)) $srv $cli "$tmp/mst" >"$tmp/mtu.csv" 2>"$tmp/mtu.err"
+mr=$(awk -F, '$1 == "throughput" { print $4 }' "$tmp/mtu.csv") me=$(cnt udp_out_err <"$tmp/mst")
+awk -v r="$mr" 'BEGIN { exit !(r > 0) }' && [ "$me" = 0 ]
+ok $? "lo MTU 1280: throughput 16 KiB ${mr:-none} kbit/s, ${me:-?} packets refused (GSO off after the first EMSGSIZE)"
+
+# 12-13: refused with a reason: several addresses (one path per association), and both stacks
 # in one process
 "$H" -L usrsctp-nt:127.0.0.1,127.0.0.2:8080 --udp-port $srv -d "$doc" >/dev/null 2>"$tmp/e1" &
 bp=$!

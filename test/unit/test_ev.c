@@ -169,6 +169,45 @@ test_weak(void **state)
 	close(fds[1]);
 }
 
+/* A deferred call alone keeps the run only until it ran: with nothing strong left, ev_run does
+ * not then wait for a weak timer (it waited 2 s here; usrsctp-nt's weak tick kept a loop that
+ * watched nothing 10 ms longer, issue 35). */
+static int deferred;
+
+static void
+defer_once(struct ev_loop *loop, void *arg)
+{
+	(void)loop;
+	(void)arg;
+	deferred++;
+}
+
+static void
+test_weak_defer(void **state)
+{
+	struct ev_timer w = { 0 };
+	struct ev_loop *loop;
+	char err[128];
+	uint64_t t;
+
+	(void)state;
+	weak_ticks = 0;
+	loop = ev_new(err, sizeof(err));
+	w.weak = 1;
+	ev_timer_start(loop, &w, 2000000, weak_tick, NULL);
+	assert_int_equal(ev_defer(loop, defer_once, NULL), 0);
+	t = ev_clock_us();
+	assert_int_equal(ev_run(loop), 0);
+	t = ev_clock_us() - t;
+	assert_int_equal(deferred, 1);
+	assert_int_equal(weak_ticks, 0);
+	assert_true(ev_timer_armed(&w));
+	if (t >= 1000000)
+		fail_msg("ev_run waited %llu us for a weak timer", (unsigned long long)t);
+	ev_timer_stop(loop, &w);
+	ev_free(loop);
+}
+
 static int again;
 
 static void
@@ -245,6 +284,7 @@ main(void)
 		cmocka_unit_test(test_defer),
 		cmocka_unit_test(test_many_timers),
 		cmocka_unit_test(test_weak),
+		cmocka_unit_test(test_weak_defer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

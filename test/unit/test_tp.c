@@ -753,6 +753,38 @@ test_bad_input(void **state)
 }
 
 /* The initial RTO asked for: the given one, else the stack's (0) within the bounds given. */
+/* A loop that watched a connection and watches it no more ends ev_run at once: nothing of the
+ * transport keeps it (usrsctp-nt's tick, strong while the loop watches a socket of the stack,
+ * is weak from the unwatch on, not from its next firing 10 ms later). The least of 5. */
+static void
+test_unwatch_ends_run(void **state)
+{
+	char err[TP_ERRLEN];
+	struct ev_loop *l2;
+	struct tp_conn *c;
+	uint64_t least = UINT64_MAX, t;
+	int i;
+
+	(void)state;
+	if ((c = client_open(10, err, sizeof(err))) == NULL)
+		fail_msg("connect: %s", err);
+	assert_non_null(l2 = ev_new(err, sizeof(err)));
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(tp_watch(c, l2, EV_READ, client_ev, NULL), TP_OK);
+		assert_int_equal(tp_watch(c, l2, 0, NULL, NULL), TP_OK);
+		t = ev_clock_us();
+		assert_int_equal(ev_run(l2), 0);
+		t = ev_clock_us() - t;
+		if (t < least)
+			least = t;
+	}
+	if (least >= 3000)
+		fail_msg("ev_run of a loop that watches nothing took %llu us (least of 5)",
+		    (unsigned long long)least);
+	ev_free(l2);
+	tp_conn_free(c);
+}
+
 static void
 test_rto_initial(void **state)
 {
@@ -789,6 +821,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_frame_backpressure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_addr_in_use, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwatch_ends_run, setup, teardown),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_rto_initial),
 	};
