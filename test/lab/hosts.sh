@@ -53,11 +53,15 @@ lab_hosts_roles() { printf '%s\n' "${!LAB_HTARGET[@]}" | sort; }
 # lab_hsh ROLE STRING: STRING run by ROLE's shell over the control master's connection (a
 # master that died is started again by the next command: ControlMaster=auto). ssh's own failure
 # (255) with no master left and no new login either: the host is lost (lab_hlost ends the run).
+# ssh runs in the background, waited for: a signal's trap (the run interrupted) acts at once,
+# where ssh as a master's client would notice its SIGTERM only when the remote command next
+# prints.
 lab_hsh() {
 	local rc
 	[ ! -e "$LAB_HCTL/lost.$1" ] || return 255
 	ssh -n "${LAB_HSSH[@]}" -o ControlMaster=auto -o ControlPersist=yes \
-		-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$1]}" "$2"
+		-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$1]}" "$2" &
+	wait $!
 	rc=$?
 	[ $rc = 255 ] && [ -n "$LAB_HCTL" ] && case " $LAB_HUP " in *" $1 "*) true ;; *) false ;; esac &&
 		! ssh "${LAB_HSSH[@]}" -o ControlPath="$LAB_HCTL/%C" -O check "${LAB_HTARGET[$1]}" 2>/dev/null &&
@@ -68,9 +72,11 @@ lab_hsh() {
 
 # lab_hfirst FILE: its first line that is not one of ssh's warnings ("Warning: Permanently
 # added ... to the list of known hosts", the post-quantum notice): the real cause; else its first
+# line
 LAB_HWARN='^(Warning: Permanently added |\*\* WARNING: connection is not using a post-quantum|\*\* This session may be vulnerable|\*\* The server may need to be upgraded|Pseudo-terminal will not be allocated)'
 lab_hfirst() {
-	grep -Ev "$LAB_HWARN" "$1" 2>/dev/null | grep -m1 . || grep -m1 . "$1" 2>/dev/null || echo 'failed, no message'
+	{ grep -Ev "$LAB_HWARN" "$1" 2>/dev/null | grep -m1 . || grep -m1 . "$1" 2>/dev/null ||
+		echo 'failed, no message'; } | tr -d '\r' # (ssh ends some lines with CR LF)
 }
 
 # lab_hname ROLE: how a message names a host: role, target, address
@@ -86,7 +92,7 @@ lab_hlost() {
 	[ ! -e "$LAB_HCTL/lost.$1" ] || return 0
 	: >"$LAB_HCTL/lost.$1"
 	line=$(lab_hfirst "$2")
-	echo "lab: $(lab_hname "$1") lost during the run: $line" >&2
+	echo "lab: $(lab_hname "$1") lost during the run: $line" >&$LAB_HERR
 	[ -z "${LAB_OUT:-}" ] || echo "$1|${LAB_HTARGET[$1]}|${LAB_HADDR[$1]}|$line" >>"$LAB_OUT/hosts-lost"
 	[ "$BASHPID" = "$$" ] || kill -USR1 $$
 	exit 3
@@ -129,11 +135,14 @@ lab_hcmd() {
 	printf '%s' "${out# }"
 }
 
+# (the remote shell, a session leader, keeps its pid in the run directory while the command
+# runs: the teardown ends its process group when the run is interrupted)
 lab_exec() {
-	local role=$1
+	local role=$1 pf
 	[ -n "${LAB_HTARGET[$role]:-}" ] || lab_die "no host '$role' in the inventory $LAB_HOSTS"
 	shift
-	lab_hsh "$role" "$(lab_hcmd "$role" "$@")"
+	pf=${LAB_HRUN[$role]}/fg.\$\$.pid
+	lab_hsh "$role" "echo \$\$ >$pf; $(lab_hcmd "$role" "$@"); r=\$?; rm -f $pf; exit \$r"
 }
 
 lab_bg() {
@@ -340,10 +349,11 @@ lab_teardown() {
 		d=
 		for p in $LAB_HPUSHED; do d="$d $(printf '%q' "$p")"; done
 		if [ -e "$LAB_HCTL/lost.$role" ]; then
-			echo "lab: $(lab_hname "$role") lost: not cleaned, left there: ${LAB_HRUN[$role]}${d:+ $d}$([ -n "${LAB_HQDISC[$role]:-}" ] && echo ", netem on ${LAB_HIF[$role]}")$([ -n "${LAB_HMTU[$role]:-}" ] && echo ", lo's MTU (was ${LAB_HMTU[$role]})")" >&2
+			echo "lab: $(lab_hname "$role") lost: not cleaned, left there: ${LAB_HRUN[$role]}${d:+ $d}$([ -n "${LAB_HQDISC[$role]:-}" ] && echo ", netem on ${LAB_HIF[$role]}")$([ -n "${LAB_HMTU[$role]:-}" ] && echo ", lo's MTU (was ${LAB_HMTU[$role]})")" >&$LAB_HERR
 			continue
 		fi
-		lab_hsh "$role" "for f in ${LAB_HRUN[$role]}/*.pid; do [ -e \"\$f\" ] && kill \$(cat \"\$f\") 2>/dev/null; done; rm -rf ${LAB_HRUN[$role]}${d:+ $d}" 2>/dev/null
+		# each remote command's process group (its shell leads one: sshd made it a session)
+		lab_hsh "$role" "for f in ${LAB_HRUN[$role]}/*.pid; do [ -e \"\$f\" ] && { kill -TERM -\$(cat \"\$f\") || kill \$(cat \"\$f\"); } 2>/dev/null; done; rm -rf ${LAB_HRUN[$role]}${d:+ $d}" 2>/dev/null
 		if [ -n "${LAB_HQDISC[$role]:-}" ]; then
 			lab_hroot "$role" "tc qdisc del dev ${LAB_HIF[$role]} root" 2>/dev/null
 			LAB_HQDISC[$role]=
@@ -363,6 +373,8 @@ lab_teardown() {
 }
 
 lab_hosts_read "$LAB_HOSTS"
+# the run's own stderr, for what must be seen whatever a caller does with a command's stderr
+exec {LAB_HERR}>&2
 LAB_NS_A=a LAB_NS_B=b LAB_NS_R=r
 # the experiments' addresses, from the start (they write them in configurations early)
 LAB_A_IP=${LAB_HADDR[a]:-$LAB_A_IP} LAB_B_IP=${LAB_HADDR[b]:-$LAB_B_IP}

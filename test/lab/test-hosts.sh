@@ -117,7 +117,7 @@ ok $? "run stopped (SIGTERM) while netem was on: exit $rc, the qdiscs put back (
 sed "s/^b .*/b sctplab@$net.9 eth0 $net.9/" "$inv" >"$tmp/bad"
 "$root/test/experiments/run" --hosts "$tmp/bad" --quick --out "$tmp/bad-out" 04 >"$tmp/bad.tap" 2>&1
 rc=$?
-line=$(grep -m1 "host b (sctplab@$net.9): cannot log in: ssh: " "$tmp/bad.tap")
+line=$(grep -m1 "host b (sctplab@$net.9, address $net.9): cannot log in: ssh: " "$tmp/bad.tap")
 [ $rc -ne 0 ] && [ -n "$line" ]
 ok $? "an unreachable host b: the run fails naming it (exit $rc: ${line:-$(grep -m3 . "$tmp/bad.tap" | tr '\n' ' ')})"
 "$root/test/experiments/run" --hosts "$inv" --quick --out "$tmp/unsup" 02 >"$tmp/unsup.tap" 2>&1
