@@ -8,6 +8,8 @@
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 if [ "$QUICK" = 1 ]; then D=0.6; else D=3; fi
+# EXP_D: seconds per measurement instead (the tests of --hosts' plumbing: test-hosts-faults.sh)
+D=${EXP_D:-$D}
 SIZES=10,100,1000,10000
 TYPES=unix,unixm,tcp,tcpm,sctp,sctp1m,usrsctp
 port=$((20000 + RANDOM % 30000))

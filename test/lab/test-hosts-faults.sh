@@ -41,7 +41,7 @@ if ! want 1; then
 elif [ $nosctp = 0 ]; then
 	ok 0 "experiment 01 on a host without kernel SCTP # SKIP this kernel has SCTP (natively; the VM keeps its module from loading)"
 else
-	"$root/test/experiments/run" --hosts "$inv" --quick --out "$tmp/nosctp" 01 >"$tmp/nosctp.tap" 2>&1
+	EXP_D=0.1 "$root/test/experiments/run" --hosts "$inv" --quick --out "$tmp/nosctp" 01 >"$tmp/nosctp.tap" 2>&1
 	rc=$?
 	r=$tmp/nosctp/01-loopback/results.csv
 	plan=$(grep -c '^#.*plan: .*skipped (no sctp on host a: msgperf: .*kernel has no SCTP support' "$tmp/nosctp.tap")
@@ -134,6 +134,17 @@ if want 4; then
 	line=$(grep -m1 "host a (sctplab@$net.1, address $net.1): cannot log in: " "$tmp/wrong-run.tap")
 	[ $rc != 0 ] && [[ $line == *"Permission denied (publickey"* ]] && [[ $line != *Warning* ]]
 	ok $? "and run --hosts the same (exit $rc: $line)"
+	# without --out: its results in out/hosts/, docs/ as it was (no figure, no results.md)
+	sum() { (cd "$root" && cat docs/results.md docs/results/* 2>/dev/null | sha1sum); }
+	d0=$(sum)
+	rm -rf "$root/out/hosts/01-loopback"
+	"$root/test/experiments/run" --hosts "$tmp/wrong" --quick 01 >"$tmp/nodocs.tap" 2>&1
+	rc=$?
+	d1=$(sum)
+	m=$(cat "$root/out/hosts/01-loopback/run.meta" 2>/dev/null)
+	[ $rc != 0 ] && [ "$d0" = "$d1" ] && [[ $m == "01-loopback|quick|hosts|"* ]] && ! grep -q '^# wrote docs' "$tmp/nodocs.tap"
+	ok $? "run --hosts without --out: results in out/hosts/, labelled hosts ($m), docs/ untouched ($([ "$d0" = "$d1" ] && echo same || echo CHANGED))"
+	rm -rf "$root/out/hosts/01-loopback"
 fi
 
 # --- 5. loadgen: no server; a client that exits 127 while another waits on a silent server ---
@@ -145,6 +156,20 @@ if want 5; then
 		grep -q '^  client a: 4x connrefused: connect: Connection refused' "$tmp/lg-none.out" &&
 		grep -q '^  client a2: 4x connrefused: connect: Connection refused' "$tmp/lg-none.out"
 	ok $? "loadgen without a server: exit $rc, each client's reason said ($(grep -A2 '^Errors. reasons' "$tmp/lg-none.out" | tr '\n' ' '))"
+	# --server-host: loadgen starts sctphttpd on b (usrsctp listener where b lacks kernel SCTP)
+	mkdir -p "$tmp/www"
+	chmod 755 "$tmp/www"
+	head -c 5000 /dev/urandom >"$tmp/www/f5k"
+	"$root/test/experiments/loadgen" --hosts "$inv" --clients a,a2 --server-host b --www "$tmp/www" \
+		--out "$tmp/lg-srv" -- --server '{ADDR:b}' --port 8088 --uri /f5k --num-conns 4 --num-calls 2 \
+		>"$tmp/lg-srv.out" 2>&1
+	rc=$?
+	sleep 0.3
+	left=$(leftovers "${ns[1]}")
+	[ $rc = 0 ] && grep -q '^Total: connections 8 requests 16 replies 16 ' "$tmp/lg-srv.out" &&
+		grep -q "^server: sctphttpd -d $tmp/www -h $net.2 -p 8088 .*on host b" "$tmp/lg-srv/server.txt" &&
+		[ -z "$left" ] && [ ! -e "$tmp/www.gone" ]
+	ok $? "loadgen --server-host b: sctphttpd started there, 2 clients x 4 connections x 2 calls = 16 replies, the server stopped at the end${left:+ (left: $left)} (exit $rc; $(grep -m1 '^Total' "$tmp/lg-srv.out"))"
 	# host a2's sshd again, its sessions with LD_LIBRARY_PATH=$tmp/badlib: empty while loadgen
 	# checks the binaries, then (during --delay) a libusrsctp.so.2 that is no library
 	mkdir -p "$tmp/badlib"
