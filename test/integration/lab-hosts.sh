@@ -11,10 +11,13 @@ run_tap kernel_netem bash "$top_srcdir/test/lab/test-hosts.sh"
 # the faults (test-hosts-faults.sh: a host without kernel SCTP, sshd killed, SIGTERM, a wrong
 # key, a client that exits 127, no server) need root, netns and sshd, not kernel SCTP or netem:
 # natively where it can (a minute), else in the VM
-if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ] && unshare -m true 2>/dev/null &&
-    ip netns add "lhf$$" 2>/dev/null && ip netns del "lhf$$"; then
-	run_tap bash "$top_srcdir/test/lab/test-hosts-faults.sh"
-else
-	run_tap "$top_srcdir/test/vm/run" bash "$top_srcdir/test/lab/test-hosts-faults.sh"
-fi
+# and the walk of test/lab/README.md in a fresh clone (test-hosts-walk.sh, half a minute)
+for t in test-hosts-faults.sh test-hosts-walk.sh; do
+	if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/sshd ] && unshare -m true 2>/dev/null &&
+	    ip netns add "lhf$$" 2>/dev/null && ip netns del "lhf$$"; then
+		run_tap bash "$top_srcdir/test/lab/$t"
+	else
+		run_tap "$top_srcdir/test/vm/run" bash "$top_srcdir/test/lab/$t"
+	fi
+done
 done_testing

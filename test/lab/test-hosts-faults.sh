@@ -186,7 +186,7 @@ c = []
 while True: c.append(s.accept())' >"$tmp/silent.log" 2>&1 &
 	pids="$pids $!"
 	wait_bound -n "${ns[1]}" 8099
-	"$root/test/experiments/loadgen" --hosts "$inv" --clients a,a2 --delay 6 --out "$tmp/lg-127" -- \
+	"$root/test/experiments/loadgen" --hosts "$inv" --clients a,a2 --delay 3 --out "$tmp/lg-127" -- \
 		--server "$net.2" --port 8099 --uri / --num-conns 2 --timeout 300 >"$tmp/lg-127.out" 2>&1 &
 	lp=$!
 	for _ in $(seq 100); do [ -s "$tmp/lg-127/hosts.txt" ] && break; sleep 0.1; done
