@@ -48,7 +48,7 @@ exp_plot() {
 	check $? "figure $name.png and .svg drawn"
 }
 
-# exp_can ROLE CAP: whether host ROLE can do CAP (sctp, usrsctp, netem): with --hosts tried there
+# exp_can ROLE CAP: whether host ROLE can do CAP (sctp, usrsctp): with --hosts tried there
 # (test/lab/hosts.sh's lab_can; the reason in $LAB_WHY), in the lab and the VM always
 exp_can() {
 	LAB_WHY=
