@@ -56,6 +56,34 @@ else
 	ok $? "experiment 01 on a host without kernel SCTP: the plan skips its SCTP rows by name, usrsctp and TCP measured (exit $rc; plan lines $plan, usrsctp sizes $usr, tcpm $tcp, sctp cells $sctp, checks skipped $skips; $worked)"
 fi
 
+# --- 1b. experiment 04 there: TCP, nginx and usrsctp measured, SCTP's rows skipped; 8080 taken
+# on b, so its ports are others, free ---
+if ! want 1; then
+	:
+elif [ $nosctp = 0 ]; then
+	ok 0 "experiment 04 on hosts without kernel SCTP # SKIP this kernel has SCTP"
+else
+	ip netns exec "${ns[1]}" python3 -c '
+import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 8080)); s.listen(4); time.sleep(600)' &
+	taker=$!
+	wait_bound -n "${ns[1]}" 8080
+	"$root/test/experiments/run" --hosts "$inv" --quick --out "$tmp/nosctp" 04 >"$tmp/nosctp04.tap" 2>&1
+	rc=$?
+	kill $taker
+	r=$tmp/nosctp/04-http/results.csv
+	rows=$(awk -F, 'NR > 1 { print $4 }' "$r" 2>/dev/null | sort | uniq -c | tr -s ' ' | paste -sd, -)
+	ports=$(grep -m1 'plan: ports on b: ' "$tmp/nosctp04.tap")
+	plan=$(grep -c 'plan: sctp[0-9]*: skipped (no sctp on host a: ' "$tmp/nosctp04.tap")
+	answered=$(grep -m1 'every run answered' "$tmp/nosctp04.tap")
+	[ "$rows" = " 6 nginx, 6 tcp, 6 usrsctp100" ] && [ "$plan" = 3 ] &&
+		[[ $answered == "ok "*"(18 of 18 planned runs, 0 with errors; skipped rows: sctp1, sctp10, sctp100)" ]] &&
+		[[ $ports == *"plan: ports on b: "* ]] && [[ $ports != *" 8080 "* ]] &&
+		[ "$(grep -c '^ok .*# SKIP no sctp on host a' "$tmp/nosctp04.tap")" = 2 ]
+	ok $? "experiment 04 on hosts without kernel SCTP: TCP, nginx, usrsctp measured (cells: $rows), SCTP's 3 rows skipped by name (plan lines $plan), ports not the taken 8080 (${ports#*plan: }); $answered"
+fi
+
 # --- 2. sshd killed mid-run: the run ends naming the host, results marked partial ---
 # started_run DIR: run --hosts 01 into DIR in the background ($rp), back once its plan is out
 started_run() {
