@@ -69,9 +69,12 @@ s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("0.0.0.0", 8080)); s.listen(4); time.sleep(600)' &
 	taker=$!
 	wait_bound -n "${ns[1]}" 8080
+	ls -d /tmp/exp04.* 2>/dev/null | sort >"$tmp/scratch0"
 	"$root/test/experiments/run" --hosts "$inv" --quick --out "$tmp/nosctp" 04 >"$tmp/nosctp04.tap" 2>&1
 	rc=$?
 	kill $taker
+	# its folder on the controller (made before lab_two_hosts replaced the EXIT trap) gone too
+	left=$(ls -d /tmp/exp04.* 2>/dev/null | sort | comm -13 "$tmp/scratch0" -)
 	r=$tmp/nosctp/04-http/results.csv
 	rows=$(awk -F, 'NR > 1 { print $4 }' "$r" 2>/dev/null | sort | uniq -c | tr -s ' ' | paste -sd, -)
 	ports=$(grep -m1 'plan: ports on b: ' "$tmp/nosctp04.tap")
@@ -80,8 +83,8 @@ s.bind(("0.0.0.0", 8080)); s.listen(4); time.sleep(600)' &
 	[ "$rows" = " 6 nginx, 6 tcp, 6 usrsctp100" ] && [ "$plan" = 3 ] &&
 		[[ $answered == "ok "*"(18 of 18 planned runs, 0 with errors; skipped rows: sctp1, sctp10, sctp100)" ]] &&
 		[[ $ports == *"plan: ports on b: "* ]] && [[ $ports != *" 8080 "* ]] &&
-		[ "$(grep -c '^ok .*# SKIP no sctp on host a' "$tmp/nosctp04.tap")" = 2 ]
-	ok $? "experiment 04 on hosts without kernel SCTP: TCP, nginx, usrsctp measured (cells: $rows), SCTP's 3 rows skipped by name (plan lines $plan), ports not the taken 8080 (${ports#*plan: }); $answered"
+		[ "$(grep -c '^ok .*# SKIP no sctp on host a' "$tmp/nosctp04.tap")" = 2 ] && [ -z "$left" ]
+	ok $? "experiment 04 on hosts without kernel SCTP: TCP, nginx, usrsctp measured (cells: $rows), SCTP's 3 rows skipped by name (plan lines $plan), ports not the taken 8080 (${ports#*plan: }), its scratch folder removed${left:+ (left: $left)}; $answered"
 fi
 
 # --- 2. sshd killed mid-run: the run ends naming the host, results marked partial ---
