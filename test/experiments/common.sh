@@ -12,17 +12,24 @@ MSGPERF=$EXP_ROOT/msgperf
 [ -x "$MSGPERF" ] || { ok 1 "$MSGPERF not built (scripts/setup.sh)"; exit 1; }
 command -v gnuplot >/dev/null || { ok 1 "gnuplot not installed (apt-get install gnuplot-nox)"; exit 1; }
 
-# check STATUS DESCRIPTION: one TAP line, lib.sh's ok (run renumbers them)
-check() { ok "$@"; }
+# check STATUS DESCRIPTION: one TAP line, lib.sh's ok (run renumbers them); while
+# $EXP_SKIP_WHY says why (a row this check needs was skipped by the plan), a TAP skip instead
+check() {
+	if [ -n "${EXP_SKIP_WHY:-}" ]; then ok 0 "$2 # SKIP $EXP_SKIP_WHY"; else ok "$@"; fi
+}
 
 exp_done() { exit $((tap_failed > 0)); }
 
-# awk_test EXPR [VAR=VALUE...]: exit status of a numeric comparison done by awk
+# awk_test EXPR [VAR=VALUE...]: exit status of a numeric comparison done by awk; a VALUE that
+# is missing (empty or "-": a measurement that failed or was skipped) fails it, whatever EXPR
 awk_test() {
 	local e=$1
 	shift
 	local a=() v
-	for v in "$@"; do a+=(-v "$v"); done
+	for v in "$@"; do
+		case ${v#*=} in "" | -) return 1 ;; esac
+		a+=(-v "$v")
+	done
 	awk "${a[@]}" "BEGIN { exit !($e) }"
 }
 
@@ -39,6 +46,25 @@ exp_plot() {
 		gnuplot -e "set terminal pngcairo size $w,$h font 'Sans,10'; set output '$name.png'" "$name.gp" &&
 		gnuplot -e "set terminal svg size $w,$h font 'Sans,10' dynamic; set output '$name.svg'" "$name.gp")
 	check $? "figure $name.png and .svg drawn"
+}
+
+# exp_can ROLE CAP: whether host ROLE can do CAP (sctp, usrsctp): with --hosts tried there
+# (test/lab/hosts.sh's lab_can; the reason in $LAB_WHY), in the lab and the VM always
+exp_can() {
+	LAB_WHY=
+	[ -z "${LAB_HOSTS:-}" ] || lab_can "$@"
+}
+
+# exp_plan ROW WHY: say a row is planned (WHY empty) or skipped, for the log and the report
+# ($EXP_SKIPPED: "ROW: WHY" lines)
+EXP_SKIPPED=
+exp_plan() {
+	if [ -z "$2" ]; then
+		diag "plan: $1: runs"
+	else
+		diag "plan: $1: skipped ($2)"
+		EXP_SKIPPED="$EXP_SKIPPED$1: $2"$'\n'
+	fi
 }
 
 # exp_where: a phrase for the report: where this ran

@@ -51,10 +51,51 @@ lab_hosts_read() {
 lab_hosts_roles() { printf '%s\n' "${!LAB_HTARGET[@]}" | sort; }
 
 # lab_hsh ROLE STRING: STRING run by ROLE's shell over the control master's connection (a
-# master that died is started again by the next command: ControlMaster=auto)
+# master that died is started again by the next command: ControlMaster=auto). ssh's own failure
+# (255) with no master left and no new login either: the host is lost (lab_hlost ends the run).
+# ssh runs in the background, waited for: a signal's trap (the run interrupted) acts at once,
+# where ssh as a master's client would notice its SIGTERM only when the remote command next
+# prints.
 lab_hsh() {
+	local rc
+	[ ! -e "$LAB_HCTL/lost.$1" ] || return 255
 	ssh -n "${LAB_HSSH[@]}" -o ControlMaster=auto -o ControlPersist=yes \
-		-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$1]}" "$2"
+		-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$1]}" "$2" &
+	wait $!
+	rc=$?
+	[ $rc = 255 ] && [ -n "$LAB_HCTL" ] && case " $LAB_HUP " in *" $1 "*) true ;; *) false ;; esac &&
+		! ssh "${LAB_HSSH[@]}" -o ControlPath="$LAB_HCTL/%C" -O check "${LAB_HTARGET[$1]}" 2>/dev/null &&
+		! ssh -n "${LAB_HSSH[@]}" -o ControlMaster=no -o ConnectTimeout=10 "${LAB_HTARGET[$1]}" true \
+		    2>"$LAB_HCTL/lost-probe.$1" </dev/null && lab_hlost "$1" "$LAB_HCTL/lost-probe.$1"
+	return $rc
+}
+
+# lab_hfirst FILE: its first line that is not one of ssh's warnings ("Warning: Permanently
+# added ... to the list of known hosts", the post-quantum notice): the real cause; else its first
+# line
+LAB_HWARN='^(Warning: Permanently added |\*\* WARNING: connection is not using a post-quantum|\*\* This session may be vulnerable|\*\* The server may need to be upgraded|Pseudo-terminal will not be allocated)'
+lab_hfirst() {
+	{ grep -Ev "$LAB_HWARN" "$1" 2>/dev/null | grep -m1 . || grep -m1 . "$1" 2>/dev/null ||
+		echo 'failed, no message'; } | tr -d '\r' # (ssh ends some lines with CR LF)
+}
+
+# lab_hname ROLE: how a message names a host: role, target, address
+lab_hname() { echo "host $1 (${LAB_HTARGET[$1]}, address ${LAB_HADDR[$1]})"; }
+
+# lab_hlost ROLE ERRFILE: a host that went away during the run: said once (stderr, and
+# $LAB_OUT/hosts-lost for test/experiments/run: "ROLE|TARGET|ADDR|LINE"), and the run ends: this
+# shell exits 3, or from a subshell ($(...), a pipeline) the main shell is told (SIGUSR1, whose
+# trap lab_hosts_up set: exit 3). The teardown leaves a lost host alone and says what is left there.
+lab_hlost() {
+	local line
+	[ -z "${LAB_HTEARDOWN:-}" ] || return 0
+	[ ! -e "$LAB_HCTL/lost.$1" ] || return 0
+	: >"$LAB_HCTL/lost.$1"
+	line=$(lab_hfirst "$2")
+	echo "lab: $(lab_hname "$1") lost during the run: $line" >&$LAB_HERR
+	[ -z "${LAB_OUT:-}" ] || echo "$1|${LAB_HTARGET[$1]}|${LAB_HADDR[$1]}|$line" >>"$LAB_OUT/hosts-lost"
+	[ "$BASHPID" = "$$" ] || kill -USR1 $$
+	exit 3
 }
 
 # lab_hlogin ROLE ERRFILE: the control master to ROLE. A login that timed out or was cut
@@ -67,7 +108,7 @@ lab_hlogin() {
 			-o ControlPath="$LAB_HCTL/%C" "${LAB_HTARGET[$role]}" 2>"$e" </dev/null && return 0
 		grep -Eqi 'timed out|reset by peer|closed by remote|connection closed|kex_exchange_identification' "$e" &&
 			[ $try -lt 3 ] || return 1
-		echo "lab: host $role (${LAB_HTARGET[$role]}): login $try of 3 failed ($(grep -m1 . "$e")); trying again" >&2
+		echo "lab: $(lab_hname "$role"): login $try of 3 failed ($(lab_hfirst "$e")); trying again" >&2
 		sleep $((try * 2))
 	done
 }
@@ -79,7 +120,7 @@ lab_hroot() {
 
 # lab_hfail ROLE WHAT ERRFILE: the run ends with the host's name and its first error line
 lab_hfail() {
-	lab_die "host $1 (${LAB_HTARGET[$1]}): $2: $(grep -m1 . "$3" 2>/dev/null || echo 'failed, no message')"
+	lab_die "$(lab_hname "$1"): $2: $(lab_hfirst "$3")"
 }
 
 # lab_hcmd ROLE ARGS...: ARGS quoted for the remote shell; the project's programs
@@ -94,11 +135,14 @@ lab_hcmd() {
 	printf '%s' "${out# }"
 }
 
+# (the remote shell, a session leader, keeps its pid in the run directory while the command
+# runs: the teardown ends its process group when the run is interrupted)
 lab_exec() {
-	local role=$1
+	local role=$1 pf
 	[ -n "${LAB_HTARGET[$role]:-}" ] || lab_die "no host '$role' in the inventory $LAB_HOSTS"
 	shift
-	lab_hsh "$role" "$(lab_hcmd "$role" "$@")"
+	pf=${LAB_HRUN[$role]}/fg.\$\$.pid
+	lab_hsh "$role" "echo \$\$ >$pf; $(lab_hcmd "$role" "$@"); r=\$?; rm -f $pf; exit \$r"
 }
 
 lab_bg() {
@@ -129,6 +173,7 @@ lab_hosts_up() {
 	for b in $LAB_HBINS; do
 		[ -x "$EXP_ROOT/$b" ] || lab_die "$EXP_ROOT/$b not built (scripts/setup.sh)"
 	done
+	trap 'exit 3' USR1 # lab_hlost in a subshell: a host is lost, the run ends
 	for role in "$@"; do
 		[ -n "${LAB_HTARGET[$role]:-}" ] || lab_die "the inventory $LAB_HOSTS has no host '$role' (this experiment needs: $*)"
 		case " $LAB_HUP " in *" $role "*) continue ;; esac
@@ -144,10 +189,43 @@ lab_hosts_up() {
 				    "${LAB_HTARGET[$role]}" "d=${LAB_HDIR[$role]}; rm -rf \$d.tmp && mkdir -p \$d.tmp && tar -C \$d.tmp -xf - && touch \$d.tmp/.complete && rm -rf \$d && mv \$d.tmp \$d" \
 				    2>"$e" || lab_hfail "$role" "copying the binaries" "$e"
 		fi
-		lab_hsh "$role" "mkdir -p ${LAB_HRUN[$role]} && for b in $LAB_HBINS; do ldd ${LAB_HDIR[$role]}/\$b | sed -n \"s|^|\$b: |; /not found/p\"; done" \
+		# each copy really loaded and run once (--version): a library missing, of another
+		# version or broken shows as the loader's own words, whatever ldd would say
+		lab_hsh "$role" "mkdir -p ${LAB_HRUN[$role]} && for b in $LAB_HBINS; do o=\$(${LAB_HDIR[$role]}/\$b --version 2>&1 >/dev/null) || echo \"\$b: exit \$?: \$(echo \"\$o\" | grep -m1 .)\"; done" \
 			>"$e" 2>&1 || lab_hfail "$role" "checking the binaries" "$e"
-		[ ! -s "$e" ] || lab_hfail "$role" "the copied binaries lack libraries (install them, or build there)" "$e"
+		[ ! -s "$e" ] || lab_hfail "$role" "the copied binaries do not run there (install their libraries, or build there)" "$e"
 	done
+}
+
+# lab_can ROLE CAP: whether ROLE can do CAP, tried for real there once (then remembered):
+#   sctp     kernel SCTP: a 0.2 s msgperf SCTP measurement on its loopback
+#   usrsctp  usrsctp (library loaded, a 0.2 s msgperf measurement over UDP on its loopback)
+# (netem needs no probe: with --emulate the topology puts it on before any measurement, and a
+# host where tc cannot ends the run there, named, with tc's own words)
+# Status 0: it can; else 1 and the reason (one line) in $LAB_WHY.
+declare -A LAB_HCAP
+lab_can() {
+	local role=$1 cap=$2 d=${LAB_HDIR[$1]:-} cmd e=$LAB_HCTL/err port
+	if [ -z "${LAB_HCAP[$role,$cap]+set}" ]; then
+		port=$((20000 + RANDOM % 30000))
+		case $cap in
+		sctp) cmd="$d/msgperf -q --csv -t sctp -s 10 -d 0.2 -T throughput" ;;
+		usrsctp) cmd="$d/msgperf -q --csv -t usrsctp -s 10 -d 0.2 -T throughput --udp-port $port" ;;
+		*) lab_die "lab_can: no capability '$cap' (sctp, usrsctp)" ;;
+		esac
+		if lab_hsh "$role" "$cmd" >/dev/null 2>"$e"; then
+			LAB_HCAP[$role,$cap]=
+		else
+			LAB_HCAP[$role,$cap]="no $cap on host $role: $(lab_hfirst "$e")"
+		fi
+	fi
+	LAB_WHY=${LAB_HCAP[$role,$cap]}
+	[ -z "$LAB_WHY" ]
+}
+
+# lab_port_free ROLE PORT: nothing listens on PORT (TCP, UDP or SCTP) on ROLE
+lab_port_free() {
+	[ -z "$(lab_hsh "$1" "ss -Hln 'sport = :$2' 2>/dev/null")" ]
 }
 
 # lab_push DIR: DIR copied to the same path on every host that is up (removed at the end)
@@ -263,13 +341,19 @@ echo \"  binaries (${LAB_HDIR[$role]}): \$(${LAB_HDIR[$role]}/msgperf --version 
 
 lab_teardown() {
 	local role p bg d
+	LAB_HTEARDOWN=1
 	for p in $LAB_PIDS; do
 		kill "$p" 2>/dev/null
 	done
 	for role in $LAB_HUP; do
 		d=
 		for p in $LAB_HPUSHED; do d="$d $(printf '%q' "$p")"; done
-		lab_hsh "$role" "for f in ${LAB_HRUN[$role]}/*.pid; do [ -e \"\$f\" ] && kill \$(cat \"\$f\") 2>/dev/null; done; rm -rf ${LAB_HRUN[$role]}${d:+ $d}" 2>/dev/null
+		if [ -e "$LAB_HCTL/lost.$role" ]; then
+			echo "lab: $(lab_hname "$role") lost: not cleaned, left there: ${LAB_HRUN[$role]}${d:+ $d}$([ -n "${LAB_HQDISC[$role]:-}" ] && echo ", netem on ${LAB_HIF[$role]}")$([ -n "${LAB_HMTU[$role]:-}" ] && echo ", lo's MTU (was ${LAB_HMTU[$role]})")" >&$LAB_HERR
+			continue
+		fi
+		# each remote command's process group (its shell leads one: sshd made it a session)
+		lab_hsh "$role" "for f in ${LAB_HRUN[$role]}/*.pid; do [ -e \"\$f\" ] && { kill -TERM -\$(cat \"\$f\") || kill \$(cat \"\$f\"); } 2>/dev/null; done; rm -rf ${LAB_HRUN[$role]}${d:+ $d}" 2>/dev/null
 		if [ -n "${LAB_HQDISC[$role]:-}" ]; then
 			lab_hroot "$role" "tc qdisc del dev ${LAB_HIF[$role]} root" 2>/dev/null
 			LAB_HQDISC[$role]=
@@ -283,12 +367,14 @@ lab_teardown() {
 	for p in $LAB_PIDS; do
 		wait "$p" 2>/dev/null
 	done
-	LAB_PIDS= LAB_HUP= LAB_HPUSHED=
+	LAB_PIDS= LAB_HUP= LAB_HPUSHED= LAB_HTEARDOWN=
 	[ -z "$LAB_HCTL" ] || rm -rf "$LAB_HCTL"
 	LAB_HCTL= LAB_TOPO=
 }
 
 lab_hosts_read "$LAB_HOSTS"
+# the run's own stderr, for what must be seen whatever a caller does with a command's stderr
+exec {LAB_HERR}>&2
 LAB_NS_A=a LAB_NS_B=b LAB_NS_R=r
 # the experiments' addresses, from the start (they write them in configurations early)
 LAB_A_IP=${LAB_HADDR[a]:-$LAB_A_IP} LAB_B_IP=${LAB_HADDR[b]:-$LAB_B_IP}

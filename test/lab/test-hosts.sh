@@ -18,65 +18,8 @@ for t in /usr/sbin/sshd ssh ssh-keygen; do
 	command -v $t >/dev/null || { echo "not ok 1 - $t missing (scripts/setup.sh installs openssh-server)"; exit 1; }
 done
 scratch lab-hosts
-chmod 755 "$tmp"
-ns=(hs$$a hs$$b hs$$c) br=hbr$$ net=10.30.0
-cleanup() {
-	local n
-	for n in "${ns[@]}"; do
-		for p in $(ip netns pids "$n" 2>/dev/null); do kill "$p" 2>/dev/null; done
-		ip netns del "$n" 2>/dev/null
-	done
-	ip link del "$br" 2>/dev/null
-	[ -z "${made_run_sshd:-}" ] || rmdir /run/sshd 2>/dev/null
-	scratch_cleanup
-}
-trap cleanup EXIT
-
-# The ssh user: uid 0 (netem needs root), its home here and /bin/sh as its shell, so that no
-# login file of the real root's runs (root's .bashrc here starts pyenv: seconds a command).
-mkdir -p "$tmp/home/.ssh"
-cp /etc/passwd "$tmp/passwd"
-echo "sctplab:x:0:0:sctpapps lab:$tmp/home:/bin/sh" >>"$tmp/passwd"
-mount --bind "$tmp/passwd" /etc/passwd
-ssh-keygen -q -t ed25519 -N '' -f "$tmp/hostkey" && ssh-keygen -q -t ed25519 -N '' -f "$tmp/key"
-cp "$tmp/key.pub" "$tmp/home/.ssh/authorized_keys"
-[ -d /run/sshd ] || { mkdir -p /run/sshd && made_run_sshd=1; }
-
-# three hosts on one bridge: the namespaces' eth0 at $net.1-3, the controller at $net.254
-ip link add "$br" type bridge && ip addr add "$net.254/24" dev "$br" && ip link set "$br" up
-for i in 0 1 2; do
-	n=${ns[$i]} a=$net.$((i + 1))
-	ip netns add "$n"
-	ip -n "$n" link set lo up
-	ip link add "hv$$$i" type veth peer name eth0 netns "$n"
-	ip link set "hv$$$i" master "$br" up
-	ip -n "$n" addr add "$a/24" dev eth0
-	ip -n "$n" link set eth0 up
-	cat >"$tmp/sshd$i.conf" <<EOF
-ListenAddress $a
-Port 22
-HostKey $tmp/hostkey
-PidFile $tmp/sshd$i.pid
-AuthorizedKeysFile $tmp/home/.ssh/authorized_keys
-StrictModes no
-UsePAM no
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-MaxSessions 50
-MaxStartups 50
-EOF
-	ip netns exec "$n" /usr/sbin/sshd -f "$tmp/sshd$i.conf" -E "$tmp/sshd$i.log"
-done
-inv=$tmp/inventory
-cat >"$inv" <<EOF
-# the test's hosts: three namespaces, each its own sshd
-a   sctplab@$net.1 eth0 $net.1
-b   sctplab@$net.2 eth0 $net.2
-a2  sctplab@$net.3 eth0 $net.3
-a3  sctplab@$net.1 eth0 $net.1
-ssh -i $tmp/key -o UserKnownHostsFile=$tmp/known -o StrictHostKeyChecking=accept-new
-EOF
+net=10.30.0
+. "$here/hosts-fixture.sh"
 ssh -n -i "$tmp/key" -o UserKnownHostsFile="$tmp/known" -o StrictHostKeyChecking=accept-new \
 	-o BatchMode=yes "sctplab@$net.2" 'id -u; ip -br addr show eth0' >"$tmp/probe" 2>&1
 grep -q "^0$" "$tmp/probe" && grep -q "$net.2/" "$tmp/probe"
@@ -174,7 +117,7 @@ ok $? "run stopped (SIGTERM) while netem was on: exit $rc, the qdiscs put back (
 sed "s/^b .*/b sctplab@$net.9 eth0 $net.9/" "$inv" >"$tmp/bad"
 "$root/test/experiments/run" --hosts "$tmp/bad" --quick --out "$tmp/bad-out" 04 >"$tmp/bad.tap" 2>&1
 rc=$?
-line=$(grep -m1 "host b (sctplab@$net.9): cannot log in: ssh: " "$tmp/bad.tap")
+line=$(grep -m1 "host b (sctplab@$net.9, address $net.9): cannot log in: ssh: " "$tmp/bad.tap")
 [ $rc -ne 0 ] && [ -n "$line" ]
 ok $? "an unreachable host b: the run fails naming it (exit $rc: ${line:-$(grep -m3 . "$tmp/bad.tap" | tr '\n' ' ')})"
 "$root/test/experiments/run" --hosts "$inv" --quick --out "$tmp/unsup" 02 >"$tmp/unsup.tap" 2>&1
