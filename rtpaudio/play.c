@@ -344,7 +344,7 @@ play_accept(struct tp_listener *l, void *arg)
 	}
 	p->c = c;
 	if (tp_watch(c, p->loop, EV_READ, play_conn, p) != TP_OK)
-		play_end(p, PLAY_END_IDLE);
+		play_end(p, PLAY_END_RESET);
 }
 
 int
