@@ -34,7 +34,8 @@ struct rtpaudio_fmt {
 	 * groups (fmt_fec_group) */
 	fmt_pack_fn *pack;
 	/* player: a receiver that turns packets (an RTP payload, or a whole datagram for
-	 * groups) into frames for cb; put returns 0, or -1 for a packet it could not take;
+	 * groups) into frames for cb; put returns 0, or -1 for a packet it could not take
+	 * (malformed), or (groups) FMT_FEC_DUP or FMT_FEC_LATE (rtpaudio.h);
 	 * flush hands on what it holds (the end of a sequence), reset starts it over (its
 	 * counts too, after a flush). NULL from new: out of memory. */
 	void *(*rx_new)(fmt_out_cb *cb, void *arg);

@@ -52,12 +52,17 @@ fmt_fec_hdr_pack(uint8_t *out, const struct fmt_fec_hdr *h)
 void
 fmt_fec_rx_init(struct fmt_fec_rx *r, fmt_frame_cb *cb, void *arg)
 {
+	int i;
+
 	r->code = NULL;
-	r->active = 0;
+	for (i = 0; i < FMT_FEC_WIN; i++)
+		r->win[i].active = 0;
+	r->have_base = r->base = r->head = 0;
+	memset(r->done, 0, sizeof(r->done));
 	r->cb = cb;
 	r->arg = arg;
 	r->groups = r->recovered = r->unrecoverable = r->lost = r->malformed = 0;
-	r->duplicates = 0;
+	r->duplicates = r->late = 0;
 }
 
 void
@@ -77,101 +82,172 @@ fmt_fec_dur90(const uint8_t *adu, size_t len)
 	return (uint32_t)((uint64_t)f.samples * RTP_CLOCK_MPA / (uint64_t)f.rate);
 }
 
-/* The group is over: missing sources decoded when k packets are in, the ADUs out in order
- * with 90 kHz timestamps counted back from the group's end time. */
-void
-fmt_fec_rx_flush(struct fmt_fec_rx *r)
+/* A group is over: missing sources decoded when k packets are in, the ADUs out in order
+ * with 90 kHz timestamps counted back from the group's end time; what it received is
+ * remembered. */
+static void
+fmt_fec_grp_out(struct fmt_fec_rx *r, struct fmt_fec_grp *q)
 {
 	const uint8_t *in[FEC_MAXN];
 	uint8_t *out[FEC_MAXN];
 	struct mp3_frame f;
-	int idx[FEC_MAXN], i, j, k = r->g.k, missing = 0, n;
+	struct fmt_fec_done *d;
+	int idx[FEC_MAXN], i, j, k = q->g.k, missing = 0, n;
 	uint32_t end, dur = 0;
 	size_t len;
 
-	if (!r->active)
+	if (!q->active)
 		return;
-	r->active = 0;
+	q->active = 0;
 	r->groups++;
+	d = &r->done[q->g.gseq % FMT_FEC_DONE];
+	d->used = 1;
+	d->gseq = q->g.gseq;
+	d->complete = q->got >= k;
+	memset(d->seen, 0, sizeof(d->seen));
+	for (i = 0; i < q->g.n; i++)
+		if (q->have[i])
+			d->seen[i / 8] |= (uint8_t)(1u << (i % 8));
 	for (i = 0; i < k; i++)
-		missing += !r->have[i];
-	if (missing > 0 && r->got >= k) {
-		if (r->code == NULL || r->code->k != k || r->code->n != r->g.n) {
+		missing += !q->have[i];
+	if (missing > 0 && q->got >= k) {
+		if (r->code == NULL || r->code->k != k || r->code->n != q->g.n) {
 			fec_free(r->code);
-			r->code = fec_new(k, r->g.n);
+			r->code = fec_new(k, q->g.n);
 		}
-		for (i = 0, j = 0; i < r->g.n && j < k; i++)
-			if (r->have[i]) {
+		for (i = 0, j = 0; i < q->g.n && j < k; i++)
+			if (q->have[i]) {
 				idx[j] = i;
-				in[j++] = r->buf[i];
+				in[j++] = q->buf[i];
 			}
 		for (i = 0; i < k; i++)
-			out[i] = r->buf[i];
-		if (r->code != NULL && fec_decode(r->code, in, idx, out, r->g.fec_len) == 0) {
+			out[i] = q->buf[i];
+		if (r->code != NULL && fec_decode(r->code, in, idx, out, q->g.fec_len) == 0) {
 			for (i = 0; i < k; i++)
-				if (!r->have[i]) {
+				if (!q->have[i]) {
 					/* its length: what its side information says */
-					n = fmt_3119_adu_parse(r->buf[i], r->g.fec_len, &f);
-					if (n > 0 && (size_t)n <= r->g.fec_len) {
-						r->len[i] = (size_t)n;
-						r->have[i] = 1;
+					n = fmt_3119_adu_parse(q->buf[i], q->g.fec_len, &f);
+					if (n > 0 && (size_t)n <= q->g.fec_len) {
+						q->len[i] = (size_t)n;
+						q->have[i] = 1;
 						r->recovered++;
 					}
 				}
 		}
 	}
 	for (i = 0; i < k; i++)
-		if (!r->have[i])
+		if (!q->have[i])
 			r->lost++;
-	if (missing > 0 && r->got < k)
+	if (missing > 0 && q->got < k)
 		r->unrecoverable++;
 	for (i = 0; i < k && dur == 0; i++)
-		if (r->have[i])
-			dur = fmt_fec_dur90(r->buf[i], r->len[i]);
-	end = (uint32_t)((uint64_t)r->g.tstamp * 9 / 100);
+		if (q->have[i])
+			dur = fmt_fec_dur90(q->buf[i], q->len[i]);
+	end = (uint32_t)((uint64_t)q->g.tstamp * 9 / 100);
 	for (i = 0; i < k; i++) {
-		if (!r->have[i])
+		if (!q->have[i])
 			continue;
-		len = r->len[i];
-		if (fmt_3119_adu_parse(r->buf[i], len, &f) < 0) {
+		len = q->len[i];
+		if (fmt_3119_adu_parse(q->buf[i], len, &f) < 0) {
 			r->malformed++;
 			continue;
 		}
-		r->cb(r->arg, r->buf[i], len, end - (uint32_t)(k - i) * dur);
+		r->cb(r->arg, q->buf[i], len, end - (uint32_t)(k - i) * dur);
 	}
 }
 
-/* One packet. Returns 0, -1 when it is not a poc-fec packet (counted). */
+/* The oldest group is played out, the window moves on by one. */
+static void
+fmt_fec_advance(struct fmt_fec_rx *r)
+{
+	fmt_fec_grp_out(r, &r->win[r->head]);
+	r->head = (r->head + 1) % FMT_FEC_WIN;
+	r->base = (r->base + 1) & 0xff;
+}
+
+/* Every group held, played out in order (the end of the stream). */
+void
+fmt_fec_rx_flush(struct fmt_fec_rx *r)
+{
+	int i;
+
+	for (i = 0; i < FMT_FEC_WIN; i++)
+		fmt_fec_advance(r);
+	r->have_base = 0;
+}
+
+/* A packet of a group played out already */
+static int
+fmt_fec_behind(struct fmt_fec_rx *r, const struct fmt_fec_hdr *h)
+{
+	struct fmt_fec_done *d = &r->done[h->gseq % FMT_FEC_DONE];
+	uint8_t bit = (uint8_t)(1u << (h->pseq % 8));
+
+	if (!d->used || d->gseq != h->gseq) {
+		r->late++;
+		return FMT_FEC_LATE;
+	}
+	if (d->seen[h->pseq / 8] & bit) {
+		r->duplicates++;
+		return FMT_FEC_DUP;
+	}
+	d->seen[h->pseq / 8] |= bit;
+	if (d->complete)
+		return FMT_FEC_TAKEN;
+	r->late++;
+	return FMT_FEC_LATE;
+}
+
+/* One packet. Returns FMT_FEC_TAKEN, FMT_FEC_DUP (counted in duplicates), FMT_FEC_LATE
+ * (its group was played out without it: counted in late), or -1 when it is not a poc-fec
+ * packet or disagrees with its group's (counted in malformed). */
 int
 fmt_fec_rx_put(struct fmt_fec_rx *r, const uint8_t *p, size_t len)
 {
 	struct fmt_fec_hdr h;
-	int i;
+	struct fmt_fec_grp *q;
+	int i, d;
 
 	if (fmt_fec_hdr_parse(p, len, &h) != FMT_FEC_HDR) {
 		r->malformed++;
 		return -1;
 	}
-	if (r->active && (h.gseq != r->g.gseq || h.k != r->g.k || h.n != r->g.n ||
-	    h.fec_len != r->g.fec_len))
-		fmt_fec_rx_flush(r);
-	if (!r->active) {
-		r->active = 1;
-		r->g = h;
-		r->got = 0;
+	if (!r->have_base) {
+		r->have_base = 1;
+		r->base = h.gseq;
+	}
+	d = (h.gseq - r->base) & 0xff;
+	if (d >= 128)
+		return fmt_fec_behind(r, &h);
+	while (d >= FMT_FEC_WIN) {
+		fmt_fec_advance(r);
+		d--;
+	}
+	q = &r->win[(r->head + d) % FMT_FEC_WIN];
+	if (!q->active) {
+		q->active = 1;
+		q->g = h;
+		q->got = 0;
 		for (i = 0; i < h.n; i++)
-			r->have[i] = 0;
+			q->have[i] = 0;
+	} else if (h.k != q->g.k || h.n != q->g.n || h.fec_len != q->g.fec_len ||
+	    h.tstamp != q->g.tstamp) {
+		r->malformed++;
+		return -1;
 	}
-	if (r->have[h.pseq]) {
+	if (q->have[h.pseq]) {
 		r->duplicates++;
-		return 0;
+		return FMT_FEC_DUP;
 	}
-	memcpy(r->buf[h.pseq], p + FMT_FEC_HDR, h.len);
-	memset(r->buf[h.pseq] + h.len, 0, h.fec_len - h.len);
-	r->len[h.pseq] = h.len;
-	r->have[h.pseq] = 1;
-	r->got++;
-	return 0;
+	memcpy(q->buf[h.pseq], p + FMT_FEC_HDR, h.len);
+	memset(q->buf[h.pseq] + h.len, 0, h.fec_len - h.len);
+	q->len[h.pseq] = h.len;
+	q->have[h.pseq] = 1;
+	q->got++;
+	/* the oldest groups that can be decoded go now: no need to wait */
+	while (r->win[r->head].active && r->win[r->head].got >= r->win[r->head].g.k)
+		fmt_fec_advance(r);
+	return FMT_FEC_TAKEN;
 }
 
 /* The n packets of one group of k ADUs a[0..k) (end: the group's end time, microseconds)
@@ -258,7 +334,7 @@ fmt_fec_prx_put(void *rx, const uint8_t *p, size_t len, uint16_t seq, uint32_t t
 
 	(void)seq;
 	(void)ts;
-	return fmt_fec_rx_put(&r->fx, p, len) == 0 ? 0 : -1;
+	return fmt_fec_rx_put(&r->fx, p, len);
 }
 
 static void

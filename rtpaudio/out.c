@@ -64,7 +64,10 @@ aout_play(struct aout *a, const int16_t *pcm, size_t nsamples, int rate, int cha
 	}
 	if (rate != a->rate || channels != a->channels)
 		return -1;
-	return out123_play(a->ao, (void *)(uintptr_t)pcm, bytes) == bytes ? 0 : -1;
+	if (out123_play(a->ao, (void *)(uintptr_t)pcm, bytes) != bytes)
+		return -1;
+	a->samples += nsamples;
+	return 0;
 }
 
 void

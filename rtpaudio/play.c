@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +22,7 @@ play_tail(struct play *p)
 	int64_t n, dt, frame_us, wall;
 	uint64_t t0;
 
-	if (!p->have_first || p->samples <= 0 || p->rate <= 0)
+	if (!p->have_first || p->samples <= 0 || p->rate <= 0 || p->out_failed)
 		return;
 	if (p->fmt->groups) {
 		if (!p->fec_have_end || !p->fec_have_t0)
@@ -45,8 +46,7 @@ play_tail(struct play *p)
 	if (n > wall)
 		n = wall;
 	if (n > p->next_n) {
-		p->frames_tail += (uint64_t)(n - p->next_n);
-		play_conceal(p, n - p->next_n);
+		play_conceal(p, n - p->next_n, &p->frames_tail);
 		p->next_n = n;
 	}
 }
@@ -66,7 +66,15 @@ play_schedule(struct play *p)
 	uint64_t now = ev_clock_us(), next;
 
 	while ((k = jitter_get(p->jb, now, p->eos, &next)) != NULL) {
-		p->fmt->rx_put(p->frx, k->data, k->len, k->seq, k->ts);
+		/* a sequence break (a loss, a late packet, a restart) since the last frame
+		 * tells a loss from a pause (play_frame) */
+		if (!p->pk_have_prev || k->seq != (uint16_t)(p->pk_prev_seq + 1))
+			p->seq_breaks++;
+		p->pk_prev_seq = k->seq;
+		p->pk_have_prev = 1;
+		/* the depacketizer's rejects were not played: malformed */
+		if (p->fmt->rx_put(p->frx, k->data, k->len, k->seq, k->ts) == -1)
+			p->pk_rejected++;
 		jitter_release(p->jb);
 	}
 	ev_timer_stop(p->loop, &p->play_t);
@@ -74,12 +82,15 @@ play_schedule(struct play *p)
 		ev_timer_start(p->loop, &p->play_t, next > now ? next - now : 0, play_due, p);
 }
 
+/* The stream's end, and how it came (enum play_ended): the first end is the one */
 void
-play_end(struct play *p)
+play_end(struct play *p, int how)
 {
 	if (p->eos)
 		return;
 	p->eos = 1;
+	if (p->ended == PLAY_END_NONE)
+		p->ended = how;
 	/* what is still held never became valid, or its source was never followed */
 	p->pk_unvalidated += p->hold.n;
 	p->other_ssrc += p->cand.n;
@@ -97,7 +108,7 @@ play_idle(struct ev_loop *loop, void *arg)
 	uint64_t now = ev_clock_us();
 
 	if (now - p->last_rx_us >= (uint64_t)p->idle_ms * 1000) {
-		play_end(p);
+		play_end(p, PLAY_END_IDLE);
 		return;
 	}
 	ev_timer_start(loop, &p->idle_t, p->last_rx_us + p->idle_ms * 1000ull - now, play_idle, p);
@@ -112,7 +123,7 @@ play_idle_first(struct ev_loop *loop, void *arg)
 	struct play *p = arg;
 
 	if (p->pk_datagrams == 0 && p->c == NULL)
-		play_end(p);
+		play_end(p, PLAY_END_IDLE);
 	else if (p->fd != -1 && p->pk_datagrams > 0)
 		play_idle(loop, p);
 }
@@ -121,7 +132,7 @@ static void
 play_stop(struct ev_loop *loop, void *arg)
 {
 	(void)loop;
-	play_end(arg);
+	play_end(arg, PLAY_END_DURATION);
 }
 
 static void
@@ -210,11 +221,21 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 				return;
 			}
 		}
-		if (p->fmt->rx_put(p->frx, buf, len, 0, 0) == 0) {
+		switch (p->fmt->rx_put(p->frx, buf, len, 0, 0)) {
+		case FMT_FEC_TAKEN:
 			p->rx_packets++;
 			p->fec_ok++;
-		} else
+			break;
+		case FMT_FEC_DUP:
+			p->pk_duplicates++;
+			break;
+		case FMT_FEC_LATE: /* its group was played out without it */
+			p->rx_packets++;
+			p->fec_late++;
+			break;
+		default:
 			p->bad_packets++;
+		}
 		return;
 	}
 	if (rtp_parse(buf, len, &h) < 0) {
@@ -235,9 +256,13 @@ play_packet(struct play *p, const uint8_t *buf, size_t len)
 	if (!p->locked) {
 		p->ssrc = h.ssrc;
 		p->sources = 1;
+		p->src_addr = p->pk_from;
+		p->src_addrlen = p->pk_fromlen;
 		play_locked(p);
 	}
-	if (h.ssrc != p->ssrc) {
+	if (h.ssrc == p->ssrc && !play_same_addr(p)) {
+		p->other_ssrc++; /* RFC 3550 8.2: a collision or a loop; the first address keeps it */
+	} else if (h.ssrc != p->ssrc) {
 		play_candidate(p, &h, now);
 	} else {
 		if (p->have_cand) {
@@ -260,8 +285,14 @@ play_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
 
 	(void)loop;
 	(void)events;
-	while (!p->eos && (n = recv(fd, buf, sizeof(buf), 0)) >= 0)
+	for (;;) {
+		p->pk_fromlen = sizeof(p->pk_from);
+		if (p->eos || (n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&p->pk_from,
+		    &p->pk_fromlen)) < 0)
+			break;
 		play_packet(p, buf, (size_t)n);
+	}
+	p->pk_fromlen = 0;
 }
 
 static void
@@ -280,7 +311,9 @@ play_conn(struct tp_conn *c, unsigned events, void *arg)
 		if (rc != TP_OK) {
 			if (rc == TP_ERROR && p->verbose)
 				fprintf(stderr, "rtpaudio play: %s\n", c->err);
-			play_end(p);
+			/* the sender's end on a connection: its close, orderly or reset (a
+			 * close with our RTCP unread is a reset) */
+			play_end(p, rc == TP_EOF ? PLAY_END_CLOSED : PLAY_END_RESET);
 			return;
 		}
 		p->msglen += got;
@@ -311,7 +344,7 @@ play_accept(struct tp_listener *l, void *arg)
 	}
 	p->c = c;
 	if (tp_watch(c, p->loop, EV_READ, play_conn, p) != TP_OK)
-		play_end(p);
+		play_end(p, PLAY_END_RESET);
 }
 
 int
@@ -388,18 +421,23 @@ play_main(int argc, char **argv)
 		snprintf(p.err, sizeof(p.err), "event loop: %s", strerror(errno));
 		goto bad;
 	}
-	play_end(&p);
-	if (wav_close(&p.out) == -1) {
+	play_end(&p, PLAY_END_NONE);
+	if (wav_close(&p.out) == -1 && !p.out_failed) {
 		snprintf(p.err, sizeof(p.err), "%s: write failed", p.out_path);
-		goto bad;
+		p.out_failed = 1;
 	}
 	aout_close(&p.ao);
 	if (p.frames_played + p.frames_concealed == 0) {
-		/* no audio: the report says why, the output (empty, not a WAV) goes */
+		/* no audio: the report says why, the output (empty, not a WAV) goes; only a
+		 * regular file (-o /dev/full, a device, a FIFO stay) */
+		struct stat st;
 		play_report(&p);
-		if (p.out_path != NULL && strcmp(p.out_path, "-") != 0)
+		if (p.out_path != NULL && strcmp(p.out_path, "-") != 0 &&
+		    stat(p.out_path, &st) == 0 && S_ISREG(st.st_mode))
 			unlink(p.out_path);
-		if (p.pk_datagrams == 0)
+		if (p.out_failed)
+			; /* the output's error is the reason */
+		else if (p.pk_datagrams == 0)
 			snprintf(p.err, sizeof(p.err), "nothing received on %s (%s)", p.listen,
 			    p.net.transport);
 		else
@@ -407,9 +445,21 @@ play_main(int argc, char **argv)
 			    "them played (see the accounting)", (unsigned long long)p.pk_datagrams);
 		goto bad;
 	}
-	if (p.ref_path != NULL && play_reference(&p) == -1)
-		goto bad;
+	/* the report comes whatever failed; then what was played is what the output holds,
+	 * or the run failed (the report says so too) */
+	rc = p.ref_path != NULL && !p.out_failed ? play_reference(&p) : 0;
 	play_report(&p);
+	if (rc == -1 || p.out_failed)
+		goto bad;
+	if (p.out_path != NULL || p.driver != NULL || p.ref_path != NULL) {
+		int64_t w = play_frames_written(&p);
+		if (w != (int64_t)(p.frames_played + p.frames_concealed)) {
+			snprintf(p.err, sizeof(p.err), "the output holds %lld frames, the timeline "
+			    "%llu", (long long)w,
+			    (unsigned long long)(p.frames_played + p.frames_concealed));
+			goto bad;
+		}
+	}
 	p.rc = 0;
 bad:
 	if (p.rc != 0 && p.err[0])

@@ -118,10 +118,34 @@ struct play {
 	int have_sr_packets;
 	/* frames: from the depacketizers, and the timeline's concealed ones by cause */
 	uint64_t frames_in, frames_dummy, frames_malformed, frames_gap, frames_tail;
+	uint64_t frames_refused;  /* came after the output ended (failed, or a format change) */
+	uint64_t pk_rejected;     /* played into the depacketizer, which rejected them: malformed */
 	int longest_run;
+	/* the output: it takes one format; an error or a format change ends the run, the
+	 * frames after it are refused. ended: how the stream ended (enum play_ended) */
+	int out_failed;
+	int ended;
+	/* pauses: a timestamp gap with no sequence gap since the frame before (RFC 3551's
+	 * silence suppression, a sender paused) is spliced, not concealed */
+	uint16_t pk_prev_seq;
+	int pk_have_prev;
+	uint64_t seq_breaks, seq_breaks_seen, pauses, frames_paused;
+	uint32_t sr_ts;          /* the current source's last SR: its RTP timestamp */
+	uint64_t sr_claimed_done; /* the SR counts of the sources before, as they said */
+	/* udp: where the current source's packets come from, and the datagram's (RFC 3550
+	 * 8.2: its SSRC from elsewhere is a collision, a new SSRC from elsewhere is followed
+	 * only once the current source is silent) */
+	struct sockaddr_storage src_addr, pk_from, cand_from;
+	socklen_t src_addrlen, pk_fromlen, cand_fromlen;
 	int eos, rc;
 	char err[TP_ERRLEN];
 };
+
+/* How a stream ended (the report's stream_end): announced (an RTCP BYE, the sender
+ * closing or resetting its connection), or not (the idle timeout, --duration, the output
+ * failing). */
+enum play_ended { PLAY_END_NONE, PLAY_END_BYE, PLAY_END_CLOSED, PLAY_END_RESET, PLAY_END_IDLE,
+	PLAY_END_DURATION, PLAY_END_OUTPUT };
 
 /* play_cli.c */
 #define PLAY_CLI_RUN (-1)
@@ -130,13 +154,14 @@ int play_cli(struct play *p, int argc, char **argv);
 /* play.c */
 void play_tail(struct play *p);
 void play_schedule(struct play *p);
-void play_end(struct play *p);
+void play_end(struct play *p, int how);
 void play_udp(struct ev_loop *loop, int fd, unsigned events, void *arg);
 
 /* play_decode.c */
 int play_decoder_open(struct play *p);
 int play_reference(struct play *p);
-void play_conceal(struct play *p, int64_t count);
+int64_t play_conceal(struct play *p, int64_t count, uint64_t *cause);
+int64_t play_frames_written(const struct play *p);
 int64_t play_frame_index(const struct play *p, uint32_t ts, int rate, int samples);
 void play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy);
 
@@ -144,6 +169,8 @@ void play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int du
 void play_current(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_t len,
     uint64_t at);
 void play_candidate(struct play *p, const struct rtp_hdr *h, uint64_t now);
+int play_same_addr(const struct play *p);
+uint64_t play_sr_supported(const struct play *p);
 
 /* play_rtcp.c */
 void play_rr_tick(struct ev_loop *loop, void *arg);

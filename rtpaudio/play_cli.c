@@ -14,6 +14,8 @@ play_cli_usage(FILE *fp)
 "  Receives MP3 over RTP (RFC 2250, RFC 5219) or poc-fec on LISTEN (HOST:PORT; a\n"
 "  multicast group joins it),\n"
 "  plays it out through a jitter buffer into a WAV file and reports what was lost.\n"
+"  The report is what the output holds: an output error, or a format change mid-stream\n"
+"  (refused), ends the run with exit status 1 after the report.\n"
 "  -t, --transport T      udp (default), sctp, prsctp, tcp (RFC 4571)\n"
 "  -f, --format F         2250 (default, PT 14), 3119 (RFC 5219 mpa-robust, PT 96) or\n"
 "                         fec (poc-fec: Reed-Solomon groups of ADUs, no RTP)\n"

@@ -40,31 +40,72 @@ play_decoder_open(struct play *p)
 	return 0;
 }
 
+/* The output failed: the run ends (the frames after this are refused), and fails. */
 static void
+play_output_failed(struct play *p)
+{
+	p->out_failed = 1;
+	if (p->ended == PLAY_END_NONE)
+		p->ended = PLAY_END_OUTPUT;
+	ev_stop(p->loop);
+}
+
+/* One frame of PCM to every output: 0, or -1 when one failed (p->err says why) */
+static int
 play_output(struct play *p, const int16_t *pcm, size_t n)
 {
-	if (p->out.fp != NULL && wav_write(&p->out, pcm, n, p->rate, p->channels) == -1 &&
-	    p->rc == 0) {
-		snprintf(p->err, sizeof(p->err), "%s: write failed", p->out_path);
-		p->rc = 1;
+	if (p->out_failed)
+		return -1;
+	errno = 0;
+	if (p->out.fp != NULL && wav_write(&p->out, pcm, n, p->rate, p->channels) == -1) {
+		snprintf(p->err, sizeof(p->err), "%s: write failed: %s", p->out_path,
+		    errno ? strerror(errno) : "format");
+		goto bad;
 	}
-	if (p->driver != NULL && aout_play(&p->ao, pcm, n, p->rate, p->channels) == -1 &&
-	    p->rc == 0) {
+	if (p->driver != NULL && aout_play(&p->ao, pcm, n, p->rate, p->channels) == -1) {
 		snprintf(p->err, sizeof(p->err), "libout123 %s: playing failed", p->ao.name);
-		p->rc = 1;
+		goto bad;
 	}
 	if (p->ref_path != NULL) {
 		if (p->pcm_n + n > p->pcm_cap) {
 			size_t cap = (p->pcm_n + n) * 2;
 			int16_t *np = realloc(p->pcm, cap * sizeof(*np));
-			if (np == NULL)
-				return;
+			if (np == NULL) {
+				snprintf(p->err, sizeof(p->err), "--reference: out of memory");
+				goto bad;
+			}
 			p->pcm = np;
 			p->pcm_cap = cap;
 		}
 		memcpy(p->pcm + p->pcm_n, pcm, n * sizeof(*pcm));
 		p->pcm_n += n;
 	}
+	return 0;
+bad:
+	play_output_failed(p);
+	return -1;
+}
+
+/* The frames the outputs hold, each counted by its own samples over the frame's length
+ * (one format: a change is refused), the fewest of them; -1: no output. */
+int64_t
+play_frames_written(const struct play *p)
+{
+	int64_t w = -1, len = (int64_t)p->samples * p->channels, n;
+
+	if (len <= 0)
+		return p->out_path != NULL || p->driver != NULL || p->ref_path != NULL ? 0 : -1;
+	if (p->out_path != NULL && p->driver == NULL)
+		w = (int64_t)p->out.frames * p->channels / len;
+	if (p->driver != NULL) {
+		n = (int64_t)p->ao.samples / len;
+		w = w < 0 || n < w ? n : w;
+	}
+	if (p->ref_path != NULL) {
+		n = (int64_t)p->pcm_n / len;
+		w = w < 0 || n < w ? n : w;
+	}
+	return w;
 }
 
 /* --reference: segmental SNR of what was played against a clean decode of the file, aligned
@@ -98,10 +139,12 @@ play_reference(struct play *p)
 }
 
 /* One frame of substitute audio: the last good frame at half level the first time (hides a
- * single loss), silence after that (repeating longer sounds worse than a gap). */
-void
-play_conceal(struct play *p, int64_t count)
+ * single loss), silence after that (repeating longer sounds worse than a gap). Each frame
+ * concealed (written) counts in *cause too; returns how many (fewer: the output failed). */
+int64_t
+play_conceal(struct play *p, int64_t count, uint64_t *cause)
 {
+	int64_t done = 0;
 	int16_t pcm[PLAY_MAXPCM];
 	size_t n = (size_t)p->samples * (size_t)p->channels, i;
 
@@ -113,12 +156,16 @@ play_conceal(struct play *p, int64_t count)
 				pcm[i] = (int16_t)(p->last[i] / 2);
 		else
 			memset(pcm, 0, n * sizeof(pcm[0]));
-		play_output(p, pcm, n);
+		if (play_output(p, pcm, n) == -1)
+			break;
 		p->frames_concealed++;
+		(*cause)++;
+		done++;
 		p->run++;
 		if (p->run > p->longest_run)
 			p->longest_run = p->run;
 	}
+	return done;
 }
 
 /* Decodes one frame into exactly one frame of PCM, or conceals it. */
@@ -163,16 +210,19 @@ play_decode(struct play *p, const uint8_t *frame, size_t len, const struct mp3_f
 	if (dummy) {
 		/* 3119: an empty frame for a lost ADU keeps the reservoir in step; what it
 		 * decodes to is not audio */
-		p->frames_dummy++;
-		play_conceal(p, 1);
+		if (play_conceal(p, 1, &p->frames_dummy) == 0)
+			p->frames_refused++;
 		return;
 	}
 	if (!usable || err || got != (size_t)f->samples * (size_t)f->channels) {
-		p->frames_undecodable++;
-		play_conceal(p, 1);
+		if (play_conceal(p, 1, &p->frames_undecodable) == 0)
+			p->frames_refused++;
 		return;
 	}
-	play_output(p, pcm, got);
+	if (play_output(p, pcm, got) == -1) {
+		p->frames_refused++;
+		return;
+	}
 	memcpy(p->last, pcm, got * sizeof(pcm[0]));
 	p->last_n = got;
 	p->frames_played++;
@@ -223,6 +273,10 @@ play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
 	int64_t n;
 
 	p->frames_in++;
+	if (p->out_failed) {
+		p->frames_refused++;
+		return;
+	}
 	if (mp3_frame_parse(frame, len, &f) != (int)len) {
 		p->frames_malformed++;
 		return;
@@ -240,8 +294,19 @@ play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
 		play_timeline_start(p, ts);
 	}
 	if (f.rate != p->rate || f.channels != p->channels || f.samples != p->samples) {
-		if (p->rate != 0)
-			play_decoder_open(p); /* a new stream (another file): no reservoir across */
+		if (p->rate != 0) {
+			/* An output holds one format: a change is refused before its first frame,
+			 * and ends the run (exit 1: the rest of the stream is not in the output) */
+			snprintf(p->err, sizeof(p->err), "the stream changed format after %llu "
+			    "frames, from %d Hz %d channel%s to %d Hz %d channel%s: an output holds one "
+			    "format, the rest of the stream is refused",
+			    (unsigned long long)(p->frames_played + p->frames_concealed), p->rate,
+			    p->channels, p->channels > 1 ? "s" : "", f.rate, f.channels,
+			    f.channels > 1 ? "s" : "");
+			p->frames_refused++;
+			play_output_failed(p);
+			return;
+		}
 		p->rate = f.rate;
 		p->channels = f.channels;
 		p->samples = f.samples;
@@ -261,11 +326,19 @@ play_frame(void *arg, const uint8_t *frame, size_t len, uint32_t ts, int dummy)
 		p->frames_stale++;
 		return;
 	}
+	if (n > p->next_n && !p->fmt->groups && p->seq_breaks == p->seq_breaks_seen) {
+		/* no sequence number missing since the frame before: the sender paused (the
+		 * timestamps went on, RFC 3551 4.1), nothing was lost; spliced */
+		p->pauses++;
+		p->frames_paused += (uint64_t)(n - p->next_n);
+		play_timeline_start(p, ts);
+		n = p->next_n;
+	}
 	if (n > p->next_n) {
-		p->frames_gap += (uint64_t)(n - p->next_n);
-		play_conceal(p, n - p->next_n);
+		play_conceal(p, n - p->next_n, &p->frames_gap);
 		play_decoder_open(p);
 	}
 	play_decode(p, frame, len, &f, dummy);
 	p->next_n = n + 1;
+	p->seq_breaks_seen = p->seq_breaks;
 }

@@ -17,8 +17,10 @@ struct play_tally {
 	    oversized, lost;
 	uint64_t timeline, concealed_sum, frames_sum;
 	int64_t sender;             /* packets the senders' last SRs counted; -1: no SR */
+	uint64_t supported, unsupported; /* of them, what the timestamps support; beyond */
 	uint64_t covered, short_pk, short_frames;
-	int adds_up;
+	int64_t written;            /* frames the outputs hold; -1: no output */
+	int adds_up, output_ok;     /* the accounting; played + concealed == written */
 };
 
 static void
@@ -28,10 +30,10 @@ play_tally(const struct play *p, struct play_tally *t)
 
 	memset(t, 0, sizeof(*t));
 	t->received = p->pk_datagrams;
-	t->played = p->fmt->groups ? p->fec_ok : p->acc.played + j->received;
+	t->played = p->fmt->groups ? p->fec_ok : p->acc.played + j->received - p->pk_rejected;
 	t->late = p->acc.late + j->late + p->fec_late;
 	t->duplicates = p->acc.duplicates + j->duplicates + p->pk_duplicates;
-	t->malformed = p->bad_packets;
+	t->malformed = p->bad_packets + p->pk_rejected;
 	t->wrong_pt = p->pk_wrong_pt;
 	t->other = p->other_ssrc;
 	t->unvalidated = p->pk_unvalidated;
@@ -41,18 +43,22 @@ play_tally(const struct play *p, struct play_tally *t)
 	t->concealed_sum = p->frames_gap + p->frames_undecodable + p->frames_dummy +
 	    p->frames_tail;
 	t->frames_sum = p->frames_played + p->frames_undecodable + p->frames_dummy +
-	    p->frames_stale + p->info_frames + p->frames_malformed;
+	    p->frames_stale + p->info_frames + p->frames_malformed + p->frames_refused;
 	t->adds_up = t->received == t->played + t->late + t->duplicates + t->malformed +
 	    t->wrong_pt + t->other + t->unvalidated + t->oversized &&
 	    t->concealed_sum == p->frames_concealed && t->frames_sum == p->frames_in;
+	t->written = play_frames_written(p);
+	t->output_ok = t->written < 0 || (uint64_t)t->written == t->timeline;
 	/* what the sender says it sent beyond what the timeline covers: frames short at an
 	 * end, in the timeline's frames per packet */
 	t->sender = -1;
 	t->covered = p->span_done + rtcp_rx_span(&p->rx);
 	if (!p->fmt->groups && p->have_sr_packets) {
-		t->sender = (int64_t)(p->sr_packets_done + p->sr_packets);
-		if ((uint64_t)t->sender > t->covered)
-			t->short_pk = (uint64_t)t->sender - t->covered;
+		t->supported = p->sr_packets_done + play_sr_supported(p);
+		t->sender = (int64_t)(p->sr_claimed_done + p->sr_packets);
+		t->unsupported = (uint64_t)t->sender - t->supported;
+		if (t->supported > t->covered)
+			t->short_pk = t->supported - t->covered;
 		if (t->short_pk > 0)
 			t->short_frames = t->covered > 0 ?
 			    (t->short_pk * t->timeline + t->covered - 1) / t->covered : t->short_pk;
@@ -69,7 +75,7 @@ enum play_f {
 	F_PK_PLAYED, F_PK_MALFORMED, F_PK_WRONG_PT, F_PK_OTHER, F_PK_UNVALIDATED, F_PK_OVERSIZED,
 	F_SOURCES, F_RESTARTS, F_TIMELINE, F_FR_GAP, F_FR_DUMMY, F_FR_END, F_FR_IN, F_FR_STALE,
 	F_FR_INFO, F_FR_MALFORMED, F_SENDER, F_SENDER_MISSING, F_FR_MISSING, F_SPLICES,
-	F_JUMPS, F_ADDS_UP, F_SNR, F_REF_OFFSET, F_SNR_SEGS, F_INTACT, F_SATISFACTORY, F_N
+	F_JUMPS, F_ADDS_UP, F_WRITTEN, F_REFUSED, F_OUTPUT_OK, F_END, F_UNSUPPORTED, F_PAUSES, F_FR_PAUSED, F_SNR, F_REF_OFFSET, F_SNR_SEGS, F_INTACT, F_SATISFACTORY, F_N
 };
 static const struct {
 	const char *key;
@@ -121,11 +127,23 @@ static const struct {
 	[F_SPLICES] = { "timestamp_splices", PK_U, 0 },
 	[F_JUMPS] = { "schedule_jumps", PK_U, 0 },
 	[F_ADDS_UP] = { "accounting_adds_up", PK_B, 0 },
+	[F_WRITTEN] = { "frames_written", PK_I, 0 },
+	[F_REFUSED] = { "frames_refused", PK_U, 0 },
+	[F_OUTPUT_OK] = { "output_adds_up", PK_B, 0 },
+	[F_END] = { "stream_end", PK_S, 0 },
+	[F_UNSUPPORTED] = { "sender_packets_unsupported", PK_U, 0 },
+	[F_PAUSES] = { "pauses", PK_U, 0 },
+	[F_FR_PAUSED] = { "frames_paused", PK_U, 0 },
 	[F_SNR] = { "segsnr_db", PK_D2, 1 },
 	[F_REF_OFFSET] = { "ref_offset", PK_I, 1 },
 	[F_SNR_SEGS] = { "snr_segments", PK_U, 1 },
 	[F_INTACT] = { "intact_segments_pct", PK_D2, 1 },
 	[F_SATISFACTORY] = { "satisfactory", PK_B, 0 },
+};
+static const char *const play_end_names[] = {
+	[PLAY_END_NONE] = "none", [PLAY_END_BYE] = "bye", [PLAY_END_CLOSED] = "closed",
+	[PLAY_END_RESET] = "reset",
+	[PLAY_END_IDLE] = "idle", [PLAY_END_DURATION] = "duration", [PLAY_END_OUTPUT] = "output",
 };
 struct play_val {
 	uint64_t u;     /* PK_U, PK_B */
@@ -174,8 +192,9 @@ play_text(const struct play *p, const struct play_val *v, const struct fmt_rx_co
 	if (p->fmt->report != NULL)
 		p->fmt->report(fc, extra, sizeof(extra));
 	if (v[F_SENDER].i >= 0)
-		snprintf(sender, sizeof(sender), "%lld packets in its RTCP SRs, %llu beyond "
-		    "the sequence numbers received (%llu frames missing)", (long long)v[F_SENDER].i,
+		snprintf(sender, sizeof(sender), "%lld packets in its RTCP SRs (%llu more than "
+		    "its timestamps support), %llu beyond the sequence numbers received (%llu "
+		    "frames missing)", (long long)v[F_SENDER].i, U(F_UNSUPPORTED),
 		    U(F_SENDER_MISSING), U(F_FR_MISSING));
 	printf("packets: %llu received, %llu lost, %llu late, %llu duplicated, %llu bad\n"
 	    "frames: %llu played, %llu concealed (%llu undecodable after a loss)\n"
@@ -190,14 +209,19 @@ play_text(const struct play *p, const struct play_val *v, const struct fmt_rx_co
 	    "%llu unvalidated + %llu oversized (%s)\n"
 	    "timeline: %llu frames = %llu played + %llu concealed (%llu gaps, "
 	    "%llu undecodable, %llu dummies, %llu at the end)\n"
-	    "sources: %llu, %llu sequence restarts, %llu timestamp jumps spliced; "
-	    "sender: %s\n"
+	    "sources: %llu, %llu sequence restarts, %llu timestamp jumps spliced, %llu pauses "
+	    "(%llu frames long); sender: %s\n"
+	    "output: %lld frames written = %llu played + %llu concealed, %llu refused (%s); "
+	    "stream end: %s\n"
 	    "verdict: %s\n",
 	    U(F_RECEIVED), U(F_PK_PLAYED), U(F_LATE), U(F_DUP), U(F_PK_MALFORMED),
 	    U(F_PK_WRONG_PT), U(F_PK_OTHER), U(F_PK_UNVALIDATED), U(F_PK_OVERSIZED),
 	    v[F_ADDS_UP].u ? "adds up" : "DOES NOT ADD UP",
 	    U(F_TIMELINE), U(F_PLAYED), U(F_CONCEALED), U(F_FR_GAP), U(F_UNDECODABLE),
-	    U(F_FR_DUMMY), U(F_FR_END), U(F_SOURCES), U(F_RESTARTS), U(F_SPLICES), sender,
+	    U(F_FR_DUMMY), U(F_FR_END), U(F_SOURCES), U(F_RESTARTS), U(F_SPLICES), U(F_PAUSES),
+	    U(F_FR_PAUSED), sender,
+	    (long long)v[F_WRITTEN].i, U(F_PLAYED), U(F_CONCEALED), U(F_REFUSED),
+	    v[F_OUTPUT_OK].u ? "adds up" : "DOES NOT ADD UP", v[F_END].s,
 	    v[F_SATISFACTORY].u ? "satisfactory" : "not satisfactory");
 }
 
@@ -223,16 +247,20 @@ play_report(struct play *p)
 	if (t.short_frames * fdur > gap)
 		gap = t.short_frames * fdur;
 	/* and the packets that were not played (RTP formats: FEC makes up for lost ones) of
-	 * what the sender sent, or else of the sequence numbers covered */
+	 * what the sender sent, or else of the sequence numbers covered; malformed ones came,
+	 * and whatever audio they lacked shows on the timeline */
 	if (!p->fmt->groups) {
-		uint64_t all = t.covered > (uint64_t)(t.sender > 0 ? t.sender : 0) ? t.covered :
-		    (uint64_t)t.sender;
-		if (all > 0 && all > t.played && 100.0 * (double)(all - t.played) / (double)all > loss)
-			loss = 100.0 * (double)(all - t.played) / (double)all;
+		uint64_t all = t.covered > t.supported ? t.covered : t.supported;
+		uint64_t took = t.played + t.malformed;
+		if (all > 0 && all > took && 100.0 * (double)(all - took) / (double)all > loss)
+			loss = 100.0 * (double)(all - took) / (double)all;
 	}
-	ok = t.timeline > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS;
+	/* and what the listener got: the output holds the timeline, the stream's end came
+	 * (an idle timeout or a failed output is no end: what was still due is unknown) */
+	ok = t.timeline > 0 && loss <= PLAY_OK_LOSS_PCT && gap <= PLAY_OK_GAP_MS &&
+	    t.output_ok && !p->out_failed && p->ended != PLAY_END_IDLE;
 	p->fmt->rx_counts(p->frx, &fc);
-	bad = p->bad_packets + p->pk_wrong_pt + fc.malformed;
+	bad = t.malformed + t.wrong_pt;
 
 	memset(v, 0, sizeof(v));
 	v[F_RECEIVED].u = t.received;
@@ -280,6 +308,13 @@ play_report(struct play *p)
 	v[F_SPLICES].u = p->ts_splices;
 	v[F_JUMPS].u = p->acc.rebases + p->jb->rebases;
 	v[F_ADDS_UP].u = (uint64_t)t.adds_up;
+	v[F_WRITTEN].i = t.written;
+	v[F_REFUSED].u = p->frames_refused;
+	v[F_OUTPUT_OK].u = (uint64_t)t.output_ok;
+	v[F_END].s = play_end_names[p->ended];
+	v[F_UNSUPPORTED].u = t.unsupported;
+	v[F_PAUSES].u = p->pauses;
+	v[F_FR_PAUSED].u = p->frames_paused;
 	v[F_SNR].d = p->snr_db;
 	v[F_REF_OFFSET].i = p->ref_offset;
 	v[F_SNR_SEGS].u = p->snr_segs;

@@ -68,6 +68,7 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->fmt->groups)) {
 		p->sr_received++;
 		p->sr_packets = ri.packets;
+		p->sr_ts = ri.rtp_ts;
 		p->have_sr_packets = 1;
 		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
 	}
@@ -76,8 +77,32 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 		 * before the media socket's last packets, which were sent before it. */
 		if (p->fd != -1)
 			play_udp(p->loop, p->fd, 0, p);
-		play_end(p);
+		play_end(p, PLAY_END_BYE);
 	}
+}
+
+/* The current source's SR packet count, as far as its sequence numbers and timestamps
+ * support it: the sequence numbers covered, and beyond them no more packets than the
+ * frames between the latest timestamp received and the SR's own (its media time when it
+ * was sent), at the packets per frame seen so far (fragments) or one. An SR claiming more
+ * (a lie, a counter gone wrong) is not believed: the report shows both. */
+uint64_t
+play_sr_supported(const struct play *p)
+{
+	uint64_t covered = rtcp_rx_span(&p->rx), frames = p->frames_played + p->frames_concealed;
+	uint64_t ppf, extra = 0;
+	int32_t d;
+
+	if (p->sr_packets <= covered)
+		return p->sr_packets;
+	if (p->rate > 0 && p->samples > 0 && p->jb != NULL && p->jb->have_ts_max &&
+	    (d = rtp_ts_diff(p->sr_ts, p->jb->ts_max)) > 0) {
+		ppf = frames > 0 && covered > frames ? (covered + frames - 1) / frames : 1;
+		uint64_t unit = (uint64_t)p->samples * RTP_CLOCK_MPA; /* rounded: 90 kHz is */
+		extra = (2 * (uint64_t)d * (uint64_t)p->rate + unit) / (2 * unit) * ppf; /* exact
+		                                                                 * on average */
+	}
+	return covered + extra < p->sr_packets ? covered + extra : p->sr_packets;
 }
 
 /* A packet came after its play-out time: the sender hears of it now (an early report, as

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <netinet/in.h>
+
 #include "play.h"
 
 /* The counters of the jitter buffer about to go. */
@@ -43,6 +45,7 @@ play_restart(struct play *p)
 	jitter_free(p->jb);
 	p->jb = jb;
 	p->have_first = 0;
+	p->pk_have_prev = 0;
 	return 0;
 }
 
@@ -138,6 +141,7 @@ play_current(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, size_
 static void
 play_switch(struct play *p)
 {
+	uint64_t supported = play_sr_supported(p); /* before the jitter buffer goes */
 	size_t i;
 
 	if (play_restart(p) == -1) {
@@ -151,9 +155,12 @@ play_switch(struct play *p)
 		    (unsigned)p->cand_ssrc, (unsigned)p->ssrc);
 	p->pk_unvalidated += p->hold.n;
 	p->hold.n = 0;
+	p->sr_packets_done += supported;
+	p->sr_claimed_done += p->sr_packets;
 	p->span_done += rtcp_rx_span(&p->rx);
-	p->sr_packets_done += p->sr_packets;
 	p->sr_packets = 0;
+	p->src_addr = p->cand_from;
+	p->src_addrlen = p->cand_fromlen;
 	p->sources++;
 	p->ssrc = p->cand_ssrc;
 	rtcp_rx_init(&p->rx, RTP_CLOCK_MPA); /* a new source */
@@ -164,22 +171,56 @@ play_switch(struct play *p)
 	p->cand.n = 0;
 }
 
+/* udp: the datagram came from the current source's address (RFC 3550 8.2: a source is
+ * its SSRC and its transport address); on a connection, always. */
+int
+play_same_addr(const struct play *p)
+{
+	const struct sockaddr_storage *a = &p->src_addr, *b = &p->pk_from;
+
+	if (p->pk_fromlen == 0 || p->src_addrlen == 0)
+		return 1;
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+		return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
+	}
+	if (a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+		return x->sin6_port == y->sin6_port &&
+		    memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr)) == 0;
+	}
+	return p->src_addrlen == p->pk_fromlen && memcmp(a, b, p->src_addrlen) == 0;
+}
+
 /* A packet of another SSRC than the current source's: held; followed when PLAY_SWITCH_PKTS
- * of them came in sequence with none of the current source between, or at once when the
- * current source has been silent for PLAY_SWITCH_MS. Else counted as another source's. */
+ * of them came in sequence from the current source's address with none of the current
+ * source between (a sender restarted, RFC 3550 8), or, from anywhere, at once when the
+ * current source has been silent for PLAY_SWITCH_MS. Else counted as another source's: a
+ * burst from another address does not take over a source that goes on. */
 void
 play_candidate(struct play *p, const struct rtp_hdr *h, uint64_t now)
 {
+	int same = play_same_addr(p);
+
 	if (p->have_cand && (p->cand_ssrc != h->ssrc ||
 	    p->cand.pkt[p->cand.n - 1].seq != (uint16_t)(h->seq - 1))) {
 		p->other_ssrc += p->cand.n;
 		p->cand.n = 0;
 		p->have_cand = 0;
 	}
+	if (p->cand.n == PLAY_HOLD) { /* the oldest held goes */
+		p->other_ssrc++;
+		memmove(&p->cand.pkt[0], &p->cand.pkt[1], (PLAY_HOLD - 1) * sizeof(p->cand.pkt[0]));
+		p->cand.n--;
+	}
 	p->have_cand = 1;
 	p->cand_ssrc = h->ssrc;
+	p->cand_from = p->pk_from;
+	p->cand_fromlen = p->pk_fromlen;
 	play_hold_put(&p->cand, h->seq, h->ts, h->payload, h->plen, now);
-	if (p->cand.n >= PLAY_SWITCH_PKTS ||
+	if ((same && p->cand.n >= PLAY_SWITCH_PKTS) ||
 	    now - p->last_rx_us >= PLAY_SWITCH_MS * 1000ull) {
 		p->last_rx_us = now;
 		play_switch(p);

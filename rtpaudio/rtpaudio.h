@@ -297,16 +297,34 @@ int fmt_fec_hdr_parse(const uint8_t *p, size_t len, struct fmt_fec_hdr *h);
 size_t fmt_fec_hdr_pack(uint8_t *out, const struct fmt_fec_hdr *h);
 int fmt_fec_group(struct fec *code, const struct fmt_frame *a, int gseq, uint32_t end,
     uint8_t (*out)[FMT_FEC_HDR + FMT_FEC_MAXLEN], size_t *olen);
-struct fmt_fec_rx {
-	struct fec *code;
+/* The receiver takes FMT_FEC_WIN groups at once, so that packets reordered across a
+ * group's end still count; a group is played out (decoded, its ADUs handed on, in group
+ * order) once it has k packets, or when a packet FMT_FEC_WIN groups ahead of it comes, or
+ * at the end. The last FMT_FEC_DONE groups played out are remembered: a packet of theirs
+ * again is a duplicate; one new to an incomplete group came too late to help (late), to a
+ * complete one it was not needed (taken). */
+#define FMT_FEC_WIN 4
+#define FMT_FEC_DONE 16
+enum { FMT_FEC_TAKEN = 0, FMT_FEC_DUP = 1, FMT_FEC_LATE = 2 };
+struct fmt_fec_grp {
 	int active, got;
 	struct fmt_fec_hdr g;
 	uint8_t buf[FEC_MAXN][FMT_FEC_MAXLEN];
 	size_t len[FEC_MAXN];
 	int have[FEC_MAXN];
+};
+struct fmt_fec_done {
+	int used, gseq, complete;
+	uint8_t seen[(FEC_MAXN + 7) / 8];
+};
+struct fmt_fec_rx {
+	struct fec *code;
+	struct fmt_fec_grp win[FMT_FEC_WIN]; /* group base + i is win[(head + i) % WIN] */
+	int have_base, base, head;
+	struct fmt_fec_done done[FMT_FEC_DONE]; /* by gseq % FMT_FEC_DONE */
 	fmt_frame_cb *cb;
 	void *arg;
-	uint64_t groups, recovered, unrecoverable, lost, malformed, duplicates;
+	uint64_t groups, recovered, unrecoverable, lost, malformed, duplicates, late;
 };
 void fmt_fec_rx_init(struct fmt_fec_rx *r, fmt_frame_cb *cb, void *arg);
 void fmt_fec_rx_free(struct fmt_fec_rx *r);
@@ -367,7 +385,7 @@ struct wav {
 	FILE *fp;
 	int raw, rate, channels;
 	uint64_t frames;  /* sample frames written */
-	int header_written;
+	int header_written, failed;
 };
 int wav_open(struct wav *w, const char *path, int raw, char *err, size_t errlen);
 int wav_write(struct wav *w, const int16_t *pcm, size_t nsamples, int rate, int channels);
@@ -392,6 +410,7 @@ struct out123_struct;
 struct aout {
 	struct out123_struct *ao;
 	int started, rate, channels, dummy;
+	uint64_t samples; /* taken by libout123, all channels */
 	char name[32];   /* the driver libout123 opened */
 };
 int aout_open(struct aout *a, const char *driver, const char *file, char *err, size_t errlen);

@@ -63,6 +63,23 @@ send_adus(struct send *s)
 	return 0;
 }
 
+/* One stream, one format: a player's output (a WAV) holds one, so a frame of another rate,
+ * channel count or frame length than the first file's first is refused before anything is
+ * sent. */
+static int
+send_format_check(struct send *s, char **paths, int f, size_t i, const struct mp3_frame *b)
+{
+	const struct mp3_frame *a = &s->files[0]->first;
+
+	if (a->rate == b->rate && a->channels == b->channels && a->samples == b->samples)
+		return 0;
+	snprintf(s->err, sizeof(s->err), "%s: frame %zu is %d Hz, %d channel%s, %d samples; "
+	    "%s begins with %d Hz, %d channel%s, %d samples: one stream has one format (send "
+	    "them as two streams)", paths[f], i, b->rate, b->channels, b->channels > 1 ? "s" : "",
+	    b->samples, paths[0], a->rate, a->channels, a->channels > 1 ? "s" : "", a->samples);
+	return -1;
+}
+
 int
 send_load(struct send *s, char **paths, int n)
 {
@@ -90,6 +107,8 @@ send_load(struct send *s, char **paths, int n)
 			struct mp3_frame fm;
 			const uint8_t *p = m->data + m->off[i];
 			mp3_header_parse(p, m->len - m->off[i], &fm);
+			if (send_format_check(s, paths, f, i, &fm) == -1)
+				return -1;
 			s->fr[k].p = p;
 			s->fr[k].len = (size_t)fm.len;
 			s->fr_samples[k] = (uint32_t)fm.samples;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rtpaudio.h"
 
@@ -52,7 +53,9 @@ wav_open(struct wav *w, const char *path, int raw, char *err, size_t errlen)
 }
 
 /* Interleaved native-endian samples (the host is little-endian, as WAV is). The format is
- * fixed by the first write; later writes in another format are refused. */
+ * fixed by the first write; later writes in another format are refused. Each write is
+ * flushed: w->frames is what the file holds, and a write error shows at the frame it hits
+ * (whose bytes wav_close cuts off). */
 int
 wav_write(struct wav *w, const int16_t *pcm, size_t nsamples, int rate, int channels)
 {
@@ -65,8 +68,10 @@ wav_write(struct wav *w, const int16_t *pcm, size_t nsamples, int rate, int chan
 	}
 	if (rate != w->rate || channels != w->channels)
 		return -1;
-	if (fwrite(pcm, 2, nsamples, w->fp) != nsamples)
+	if (fwrite(pcm, 2, nsamples, w->fp) != nsamples || fflush(w->fp) != 0) {
+		w->failed = 1;
 		return -1;
+	}
 	w->frames += nsamples / (size_t)channels;
 	return 0;
 }
@@ -78,8 +83,14 @@ wav_close(struct wav *w)
 
 	if (w->fp == NULL)
 		return 0;
+	if (w->failed) { /* what a failed write left: cut off, in a file (a device stays) */
+		clearerr(w->fp);
+		if (ftruncate(fileno(w->fp), (off_t)((w->raw ? 0 : 44) + w->frames * 2u *
+		    (unsigned)w->channels)) == -1)
+			rc = -1;
+	}
 	if (!w->raw && w->header_written && fseek(w->fp, 0, SEEK_SET) == 0)
-		rc = wav_header(w);
+		rc |= wav_header(w);
 	if (w->fp != stdout)
 		rc |= fclose(w->fp) == 0 ? 0 : -1;
 	else

@@ -19,6 +19,18 @@ ok() {    # ok STATUS DESCRIPTION: STATUS 0 passes; returns 0 when it passed, 1 
 
 diag() { printf '# %s\n' "$*"; }
 
+# todo STATUS DESCRIPTION REASON: a check known to fail for REASON (TAP's TODO): a failure is
+# printed "not ok N - DESCRIPTION # TODO REASON" and fails nothing; a pass is a plain ok
+todo() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+		return 0
+	fi
+	echo "not ok $tap_n - $2 # TODO $3"
+	return 1
+}
+
 # run_tap CMD...: run a TAP producer (a cmocka binary, a script in the VM), renumber its lines
 # into ours and keep its verdicts; a producer that dies without results fails.
 run_tap() {
@@ -32,7 +44,10 @@ run_tap() {
 			local st=0 desc
 			case "$line" in "not ok "*) st=1 ;; esac
 			desc=$(printf '%s\n' "$line" | sed -E 's/^(not )?ok [0-9]* ?-? ?//')
-			ok $st "$desc"
+			case "$desc" in
+			*" # TODO "*) todo $st "${desc%% # TODO *}" "${desc#* # TODO }" ;;
+			*) ok $st "$desc" ;;
+			esac
 			;;
 		[0-9]*..[0-9]*) ;;
 		*) printf '# %s\n' "$line" ;;

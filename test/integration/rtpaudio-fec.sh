@@ -73,4 +73,36 @@ exact uprsctp
 ok $? "uprsctp: 23 ADUs recovered by FEC over PR-SCTP"
 stream tcp "" "-t tcp"
 exact tcp
+
+# Through a relay that reorders (blocks of 3..10 reversed, nothing lost) or sends every
+# packet 5 times, with 1200 ms of playout delay: FEC takes packets reordered across a
+# group's end, each group counted once, each duplicate a duplicate (issue 32).
+relayed() {
+	local name=$1 mode=$2 rp
+	port=$((port + 4))
+	"$R" play -f fec -d 1200 --idle 3000 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
+		>"$tmp/$name.json" 2>"$tmp/$name.err" &
+	local pp=$!
+	python3 "$here/rtpaudio-reorder.py" $mode $((port + 2)) $port >"$tmp/$name.took" &
+	rp=$!
+	pids="$pids $pp $rp"
+	wait_bound $port
+	wait_bound $((port + 2))
+	"$R" send -f fec -k 4 -n 6 "$tmp/a.mp3" 127.0.0.1:$((port + 2)) 2>"$tmp/$name.serr"
+	wait $pp
+	ok $? "$name: play exits 0: $(cat "$tmp/$name.json")"
+	wait $rp
+}
+relayed reorder reorder
+exact reorder
+[ "$(field reorder fec_groups)" = 29 ] && [ "$(field reorder packets_played)" = 174 ] &&
+	[ "$(field reorder packets_late)" = 0 ] && [ "$(field reorder packets_duplicate)" = 0 ] &&
+	grep -q '"accounting_adds_up":true' "$tmp/reorder.json"
+ok $? "reorder: $(cat "$tmp/reorder.took") packets relayed; 29 groups, 174 packets played, none late ($(field reorder fec_recovered) ADUs decoded from parity that came before them)"
+relayed dup5 dup5
+exact dup5
+[ "$(field dup5 fec_groups)" = 29 ] && [ "$(field dup5 packets_played)" = 174 ] &&
+	[ "$(field dup5 packets_duplicate)" = $((4 * 174)) ] &&
+	[ "$(field dup5 packets_received)" = $((5 * 174)) ] && grep -q '"accounting_adds_up":true' "$tmp/dup5.json"
+ok $? "dup5: 29 groups, 174 packets played, $((4 * 174)) duplicates of $((5 * 174)) received"
 done_testing

@@ -11,29 +11,36 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
-need "$R" python3 sox lame mpg123
+need "$R" python3 sox soxi lame mpg123
 scratch rtpaudio-hostile
 port=27100
 
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
 lame --quiet -t -b 128 "$tmp/src.wav" "$tmp/a.mp3"
+sox -n -r 32000 -c 1 -b 16 "$tmp/m.wav" synth 1 sine 440 vol 0.5
+lame --quiet -t -b 64 "$tmp/m.wav" "$tmp/m.mp3"
 mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
 
-field() { sed -n "s/.*\"$2\":\\([a-z0-9.-]*\\).*/\\1/p" "$tmp/$1.json"; }
+field() { sed -n "s/.*\"$2\":\"\\{0,1\\}\\([a-z0-9.-]*\\).*/\\1/p" "$tmp/$1.json"; }
 
+# Every run, whatever the sender did: the exit status it expects (exit=N, default 0), the
+# counts it expects, one fate per packet (the accounting adds up), and what the listener got:
+# frames played + concealed = frames written = the WAV's own samples / 1152.
 run() { # run SCENARIO [SEED]
-	local sc=$1 name=$1${2:+-$2} pp rc bad="" kv k v got
+	local sc=$1 name=$1${2:+-$2} pp rc bad="" kv k v got want_rc pl co wr fw
 	port=$((port + 2))
 	"$R" play -d 1000 --idle 3000 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	pp=$!
 	wait_bound $port
-	python3 "$here/rtpaudio-hostile.py" "$sc" "$tmp/a.mp3" $port ${2:-} >"$tmp/$name.want"
+	HOSTILE_MP3B=$tmp/m.mp3 python3 "$here/rtpaudio-hostile.py" "$sc" "$tmp/a.mp3" $port \
+		${2:-} >"$tmp/$name.want"
 	wait $pp
 	rc=$?
-	[ $rc = 0 ] && ! grep -Eq 'runtime error|Sanitizer' "$tmp/$name.err"
-	ok $? "$name: play exits 0 (exit $rc$(grep -Em1 'runtime error|Sanitizer' "$tmp/$name.err"))"
-	for kv in $(cat "$tmp/$name.want"); do
+	want_rc=$(sed -n 's/^exit=//p' "$tmp/$name.want")
+	[ $rc = "${want_rc:-0}" ] && ! grep -Eq 'runtime error|Sanitizer' "$tmp/$name.err"
+	ok $? "$name: play exits ${want_rc:-0} (exit $rc $(head -c 300 "$tmp/$name.err"))"
+	for kv in $(grep -v '^exit=' "$tmp/$name.want"); do
 		k=${kv%%=*} v=${kv#*=} got=$(field "$name" "$k")
 		[ "$got" = "$v" ] || bad="$bad $k=$got (not $v)"
 	done
@@ -41,6 +48,11 @@ run() { # run SCENARIO [SEED]
 	ok $? "$name: the counts expected: $(tr '\n' ' ' <"$tmp/$name.want")${bad:+; wrong:$bad}"
 	[ "$(field "$name" accounting_adds_up)" = true ]
 	ok $? "$name: the accounting adds up: $(cat "$tmp/$name.json")"
+	pl=$(field "$name" frames_played) co=$(field "$name" frames_concealed)
+	wr=$(field "$name" frames_written) fw=$(($(soxi -s "$tmp/$name.wav" 2>/dev/null || echo -1152) / 1152))
+	[ -n "$pl" ] && [ $((pl + co)) = "$wr" ] && [ "$wr" = "$fw" ] &&
+		[ "$(field "$name" output_adds_up)" = true ]
+	ok $? "$name: played == written: $pl played + $co concealed = $wr written = $fw in the WAV; one fate per packet: $(field "$name" packets_received) received, accounting_adds_up $(field "$name" accounting_adds_up)"
 }
 
 exact() {
@@ -49,7 +61,8 @@ exact() {
 	ok $? "$1: PCM identical to mpg123's decode ($cmp)"
 }
 
-for sc in clean jump stray restart dup foreign wrongpt tsjump; do
+for sc in clean jump stray restart dup foreign wrongpt tsjump zerolen pause srlie intruder \
+    restart4; do
 	run $sc
 	[ "$(field $sc satisfactory)" = true ]
 	ok $? "$sc: satisfactory"
@@ -65,6 +78,56 @@ ok $? "tail: the sender's SR counts 116 packets, 56 never came: not satisfactory
 for seed in 1 2 3; do
 	run mutated $seed
 done
+# what the listener got, whatever the sender did (issue 32): a format change refused (exit 1,
+# the WAV holds what was played), a stalled sender's end not satisfactory, losses before a
+# restart or a new source in packets_lost
+for sc in rate stall jumploss restartloss; do
+	run $sc
+done
+# the text report and the JSON say the same (zerolen again, as text): every count of the
+# text equals its JSON field, and bad = malformed + wrong payload type in both
+port=$((port + 2))
+"$R" play -d 1000 --idle 3000 -D 60 -o "$tmp/zt.wav" 127.0.0.1:$port >"$tmp/zt.txt" 2>/dev/null &
+pp=$!
+wait_bound $port
+python3 "$here/rtpaudio-hostile.py" zerolen "$tmp/a.mp3" $port >/dev/null
+wait $pp
+t=$(sed -n 's/^packets: \([0-9]*\) received, \([0-9]*\) lost, \([0-9]*\) late, \([0-9]*\) duplicated, \([0-9]*\) bad$/\1 \2 \3 \4 \5/p' "$tmp/zt.txt")
+t="$t $(sed -n 's/^frames: \([0-9]*\) played, \([0-9]*\) concealed (\([0-9]*\) undecodable.*/\1 \2 \3/p' "$tmp/zt.txt")"
+t="$t $(sed -n 's/^accounting: \([0-9]*\) received = \([0-9]*\) played + \([0-9]*\) late + \([0-9]*\) duplicate + \([0-9]*\) malformed + \([0-9]*\) wrong payload type + \([0-9]*\) other source + \([0-9]*\) unvalidated + \([0-9]*\) oversized.*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' "$tmp/zt.txt")"
+t="$t $(sed -n 's/^output: \([0-9-]*\) frames written = \([0-9]*\) played + \([0-9]*\) concealed, \([0-9]*\) refused.*/\1 \2 \3 \4/p' "$tmp/zt.txt")"
+j=""
+for k in packets_received packets_lost packets_late packets_duplicate packets_bad frames_played \
+    frames_concealed frames_undecodable packets_received packets_played packets_late \
+    packets_duplicate packets_malformed packets_wrong_pt packets_other_source \
+    packets_unvalidated packets_oversized frames_written frames_played frames_concealed \
+    frames_refused; do
+	j="$j $(field zerolen $k)"
+done
+set -- $t
+[ "$(echo $t)" = "$(echo $j)" ] && [ $# = 21 ] && [ "$5" = $((${13} + ${14})) ] &&
+	[ "$(field zerolen packets_bad)" = $(($(field zerolen packets_malformed) + $(field zerolen packets_wrong_pt))) ]
+ok $? "zerolen as text: the counts are the JSON's ($(echo $t) / $(echo $j)), bad = malformed + wrong payload type"
+grep -q "the stream changed format after 40 frames, from 44100 Hz 2 channels to 32000 Hz 1 channel: an output holds one format" "$tmp/rate.err"
+ok $? "rate: the reason: $(cat "$tmp/rate.err")"
+# an output that fails (a file size limit: a full disk's write error, in a file of ours):
+# exit 1 with the reason after the report, which says what the WAV holds (the frames before
+# the failing one), played == written, not satisfactory
+port=$((port + 2))
+(trap '' XFSZ; ulimit -f 100; exec "$R" play -d 1000 --idle 3000 -D 60 --json -o "$tmp/full.wav" \
+	127.0.0.1:$port) >"$tmp/full.json" 2>"$tmp/full.err" &
+pp=$!
+wait_bound $port
+python3 "$here/rtpaudio-hostile.py" clean "$tmp/a.mp3" $port >/dev/null
+wait $pp
+rc=$?
+fw=$(($(soxi -s "$tmp/full.wav" 2>/dev/null || echo -1152) / 1152))
+[ $rc = 1 ] && grep -q "full.wav: write failed: File too large" "$tmp/full.err" &&
+	[ "$(field full frames_written)" = "$fw" ] && [ "$fw" -gt 10 ] && [ "$fw" -lt 30 ] &&
+	[ "$(field full frames_played)" = "$fw" ] && [ "$(field full output_adds_up)" = true ] &&
+	[ "$(field full satisfactory)" = false ] && [ "$(field full accounting_adds_up)" = true ] &&
+	[ "$(field full frames_refused)" = $((116 - fw)) ]
+ok $? "a write error at 100 KB: exit $rc, $(cat "$tmp/full.err"); $fw frames in the WAV; $(cat "$tmp/full.json")"
 
 # two files joined with cat (ID3 tags and a Xing frame mid-file) over RFC 2250 and RFC 5219:
 # the Xing frame in the middle has its place on the timeline and is decoded (mpg123 decodes it

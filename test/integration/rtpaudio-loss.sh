@@ -5,6 +5,9 @@
 # drops are random (nftables has no seed): the numbers are printed, and only what holds for
 # any draw is asserted: 3119 never makes a frame undecodable, FEC recovers ADUs, every run
 # keeps the timeline. RTPAUDIO_LOSS_PCT (default 15) and RTPAUDIO_LOSS_SECONDS (default 6).
+# PR-SCTP over usrsctp and usrsctp-nt (SCTP in UDP on an even port: its data lose the same
+# share) print their rows beside UDP's; that usrsctp-nt loses no more than usrsctp is a TAP
+# TODO while the usrsctp-nt PR-SCTP fault is open (issue 32 item 9).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
@@ -47,14 +50,14 @@ mpg123 -q --no-gapless -w "$tmp/ref.wav" "$tmp/a.mp3"
 nfr=$(( ($(stat -c %s "$tmp/ref.wav") - 44) / 4 / 1152 ))
 port=26000
 
-stream() {
+stream() { # stream NAME PLAY-ARGS SEND-ARGS [PORT: the player's, besides the media port]
 	local name=$1 pa=$2 sa=$3
 	port=$((port + 2))
 	$X "$R" play $pa --idle 1500 -D 60 --json -o "$tmp/$name.wav" 127.0.0.1:$port \
 		>"$tmp/$name.json" 2>"$tmp/$name.err" &
 	local pp=$!
 	pids="$pids $pp"
-	wait_bound -n "$ns" $port
+	wait_bound -n "$ns" $port ${4:-}
 	$X "$R" send $sa "$tmp/a.mp3" 127.0.0.1:$port 2>"$tmp/$name.serr"
 	local rs=$?
 	wait $pp
@@ -67,8 +70,14 @@ stream r2250 "" ""
 stream r3119 "-f 3119" "-f 3119"
 stream ril "-f 3119" "-f 3119 --interleave 8"
 stream rfec "-f fec" "-f fec -k 4 -n 6"
-for r in r2250 r3119 ril rfec; do
-	echo "# $r: residual frame loss $(field $r residual_frame_loss_pct) %," \
+# SCTP in UDP: the player's encapsulation port even (its data dropped), the sender's odd
+for st in usrsctp usrsctp-nt; do
+	u=$((26500 + ${#st} * 2))
+	stream "rpr-$st" "-t prsctp -s $st --udp-port $u --udp-remote-port $((u + 1))" \
+		"-t prsctp -s $st --udp-port $((u + 1)) --udp-remote-port $u --lifetime auto" $u
+done
+for r in r2250 r3119 ril rfec rpr-usrsctp rpr-usrsctp-nt; do
+	echo "# $r: $(( $(field $r frames_played) + $(field $r frames_concealed) )) of $nfr frames, residual frame loss $(field $r residual_frame_loss_pct) %," \
 		"concealed $(field $r frames_concealed) (undecodable $(field $r frames_undecodable))," \
 		"longest gap $(field $r longest_gap_ms) ms, recovered by FEC $(field $r fec_recovered)"
 done
@@ -79,9 +88,23 @@ ok $? "the rule drops packets: 2250 lost $(field r2250 packets_lost)"
 ok $? "3119: no frame undecodable for a lost reservoir"
 [ "$(field rfec fec_recovered)" -gt 0 ]
 ok $? "fec: $(field rfec fec_recovered) ADUs recovered by FEC"
+# (PR-SCTP's end: what the sender still had unacknowledged when it closed is not on the
+# timeline; its rows are printed)
+bad=0
 for r in r2250 r3119 ril rfec; do
 	t=$(( $(field $r frames_played) + $(field $r frames_concealed) ))
-	[ $t -le $nfr ] && [ $t -ge $((nfr - 8)) ] || { echo "# $r: $t of $nfr frames"; false; }
+	[ $t -le $nfr ] && [ $t -ge $((nfr - 8)) ] || { echo "# $r: $t of $nfr frames"; bad=1; }
 done
-ok $? "every run keeps the timeline (frames played + concealed = the file's, but for lost ends)"
+ok $bad "every UDP run keeps the timeline (frames played + concealed = the file's, but for lost ends)"
+bad=0
+for r in r2250 r3119 ril rfec rpr-usrsctp rpr-usrsctp-nt; do
+	grep -q '"accounting_adds_up":true' "$tmp/$r.json" && grep -q '"output_adds_up":true' "$tmp/$r.json" ||
+		{ echo "# $r: $(cat "$tmp/$r.json")"; bad=1; }
+done
+ok $bad "every run: one fate per packet, played == written"
+# PR-SCTP, usrsctp-nt beside usrsctp (and UDP): printed; nt no worse than usrsctp is TODO
+nt=$(field rpr-usrsctp-nt residual_frame_loss_pct) us=$(field rpr-usrsctp residual_frame_loss_pct)
+line="PR-SCTP at $P % loss: usrsctp-nt $nt % residual frame loss, usrsctp $us %, udp (2250) $(field r2250 residual_frame_loss_pct) %"
+awk -v n="$nt" -v u="$us" 'BEGIN { exit !(n != "" && n <= u + 2) }'
+todo $? "$line" "usrsctp-nt's PR-SCTP loses more than usrsctp's: the fault is in lib/tp_usrsctp_nt*.c, fixed on another branch"
 done_testing

@@ -187,6 +187,16 @@ test_rtcp_rx(void **state)
 	/* the next interval: nothing new, nothing lost */
 	rtcp_rx_block(&r, 7, t + 500000, &b);
 	assert_int_equal(b.fraction, 0);
+	/* the one after: 8 more, 2 of them lost: the fraction is of this interval's own
+	 * (received_prior moved on at each block), 2/8 = 64/256 */
+	for (i = 100; i < 108; i++)
+		if (i != 102 && i != 105)
+			rtcp_rx_packet(&r, (uint16_t)(65500 + i), (uint32_t)(1800 * i),
+			    t + 20000u * (uint64_t)i);
+	rtcp_rx_block(&r, 7, t + 750000, &b);
+	assert_int_equal(b.fraction, 64);
+	assert_int_equal(b.lost, 10 - 1 + 2);
+	assert_int_equal(b.ext_seq, 65536 + 71);
 	/* RTT: the report came back 0.25 s after the SR left + 40 ms on the way */
 	{
 		int64_t rtt = rtcp_rtt_us(ntp + ((uint64_t)29 << 32) / 100, b.lsr, 0x4000);
@@ -219,6 +229,13 @@ test_rtcp_seq(void **state)
 	assert_int_equal(rtcp_rx_packet(&r, 101, 0, t), RTCP_SEQ_VALIDATED);
 	assert_int_equal(r.received, 2);
 	assert_int_equal(rtcp_rx_span(&r), 2);
+	/* a duplicate is not the next in sequence: it does not validate the source */
+	rtcp_rx_init(&r, 90000);
+	assert_int_equal(rtcp_rx_packet(&r, 100, 0, t), RTCP_SEQ_PROBATION);
+	assert_int_equal(rtcp_rx_packet(&r, 100, 0, t), RTCP_SEQ_PROBATION_AGAIN);
+	assert_int_equal(r.received, 0);
+	assert_int_equal(rtcp_rx_span(&r), 0);
+	assert_int_equal(rtcp_rx_packet(&r, 101, 0, t), RTCP_SEQ_VALIDATED);
 	/* a stray packet before the stream does not capture it */
 	rtcp_rx_init(&r, 90000);
 	assert_int_equal(rtcp_rx_packet(&r, 20100, 0, t), RTCP_SEQ_PROBATION);
