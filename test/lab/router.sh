@@ -129,9 +129,6 @@ up() {
 			-netdev tap,id=ns,ifname=$TAP_S,script=no,downscript=no,vnet_hdr=$vnet
 			-device virtio-net-pci,netdev=ns,mac=52:54:00:5c:00:c2 -pidfile $d/qemu.pid"
 		export ROUTER_GUEST_GRO=${ROUTER_PLANT_GRO:-off}
-		# no_timer_check: under TCG on a loaded host the kernel's check of the IO-APIC timer can
-		# fail and panic at boot ("IO-APIC + timer doesn't work", seen at load 8)
-		export SCTPAPPS_VM_APPEND="no_timer_check ${SCTPAPPS_VM_APPEND:-}"
 		exec setsid "$top/test/vm/run" --timeout "$timeout_s" --smp 1 --mem 512 --out "$d/out" \
 			bash test/lab/router-vm.sh
 	) </dev/null >"$d/vm.log" 2>&1 &
