@@ -215,23 +215,12 @@ run() {
 		grep -q ' Negotiated ALPN is h3$' "$base.out" && proto=h3
 		# a request's latency: its close's stamp less its submit's (the ID in hex there); the
 		# run's time: the last close's stamp less the start's
-		awk -v lat="$base.lat" -v t0="$ts0" '
-		function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
-			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-			return v }
-		$2 == "http:" && $5 == "submit" { st[hex($4)] = $1; next }
-		$2 == "HTTP" && $5 == "closed" { id = $4 + 0; if ((id in st) && !(id in d)) { d[id] = 1; n++; last = $1
-			printf "%.3f\n", ($1 - st[id]) * 1000 > lat } }
-		END { printf "%d %.3f\n", n, (n ? last - t0 : 0) }' "$base.out" >"$base.sum"
+		awk -v lat="$base.lat" -v t0="$ts0" -f "$HERE/h3log.awk" "$base.out" >"$base.sum"
 		read -r ok secs <"$base.sum"
 		# every body arrived whole: the downloads against the manifest's sizes (one awk: a
 		# process per file costs a second under TCG)
 		local bad
-		bad=$( (cd "$work/dl" && stat -c '/%n %s' -- *) 2>/dev/null | awk '
-			NF == 2 { got[$1] = $2; next }
-			NF == 3 { size[$1] = $2; next }
-			NF == 1 { if (!($1 in got) || got[$1] != size[$1]) bad++ }
-			END { print bad + 0 }' - "$work/manifest" "$work/workload.$w")
+		bad=$( (cd "$work/dl" && stat -c '/%n %s' -- *) 2>/dev/null | awk -f "$HERE/bodies.awk" - "$work/manifest" "$work/workload.$w")
 		[ "$bad" = 0 ] || ok=0
 		;;
 	*)

@@ -280,22 +280,11 @@ run() {
 			grep --line-buffered -E '^(http: stream 0x[0-9a-f]+ submit|HTTP stream [0-9]+ closed|Negotiated ALPN)' |
 			while IFS= read -r l; do echo "$EPOCHREALTIME $l"; done >"$base.out"
 		grep -q ' Negotiated ALPN is h3$' "$base.out" && proto=h3
-		awk -v lat="$base.lat" '
-		function hex(s,   i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
-			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-			return v }
-		$2 == "http:" && $5 == "submit" { st[hex($4)] = $1; if (!first) first = $1; next }
-		$2 == "HTTP" && $5 == "closed" { id = $4 + 0; if ((id in st) && !(id in d)) { d[id] = 1; n++; last = $1
-			printf "%.3f\n", ($1 - st[id]) * 1000 > lat } }
-		END { printf "%d %.3f\n", n, (n ? last - first : 0) }' "$base.out" >"$base.sum"
+		awk -v lat="$base.lat" -v t0="" -f "$HERE/h3log.awk" "$base.out" >"$base.sum"
 		read -r ok secs <"$base.sum"
 		# every body whole: the downloads against the manifest's sizes
 		local bad
-		bad=$( (cd "$work/dl" && stat -c '/%n %s' -- *) 2>/dev/null | awk '
-			NF == 2 { got[$1] = $2; next }
-			NF == 3 { size[$1] = $2; next }
-			NF == 1 { if (!($1 in got) || got[$1] != size[$1]) bad++ }
-			END { print bad + 0 }' - "$work/manifest" "$work/workload.page")
+		bad=$( (cd "$work/dl" && stat -c '/%n %s' -- *) 2>/dev/null | awk -f "$HERE/bodies.awk" - "$work/manifest" "$work/workload.page")
 		[ "$bad" = 0 ] || ok=0
 		;;
 	*)
