@@ -15,16 +15,8 @@ lab = os.path.join(here, "..", "lab")
 sys.path.insert(0, lab)
 import fidelity  # noqa: E402
 
-n_tests = 0
-failed = 0
-
-
-def ok(cond, text):
-    global n_tests, failed
-    n_tests += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n_tests, text))
-    if not cond:
-        failed += 1
+sys.path.insert(0, here)
+from taplib import ok, done  # noqa: E402
 
 
 def cdf(n, p, k):  # P(X <= k), exact (rationals)
@@ -122,5 +114,4 @@ for args in (["--loss", "100"], ["--loss", "x"], ["--ge-burst", "0.5"], ["--bogu
     r = subprocess.run([sys.executable, prog, b, a] + args, capture_output=True, text=True)
     ok(r.returncode == 2 and "fidelity.py:" in r.stderr, "%s: exit 2 (%s)" % (" ".join(args), r.stderr.strip()))
 shutil.rmtree(tmp)
-print("1..%d" % n_tests)
-sys.exit(1 if failed else 0)
+done()

@@ -16,16 +16,8 @@ exp = os.path.join(here, "..", "experiments", "06-multiplexing")
 sys.path.insert(0, exp)
 import stats  # noqa: E402
 
-n_tests = 0
-failed = 0
-
-
-def ok(cond, text):
-    global n_tests, failed
-    n_tests += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n_tests, text))
-    if not cond:
-        failed += 1
+sys.path.insert(0, here)
+from taplib import ok, done  # noqa: E402
 
 
 # --- stats.py ---
@@ -140,5 +132,4 @@ ok(r.returncode == 0 and r2.returncode == 0 and "SCTP (bound by CPU) not judged 
    "quick mode (one run, every row, 1 %% loss): the report comes out, every verdict 'not judged' (%s)"
    % (r2.stderr.strip()[-200:] or ([x for x in q.splitlines() if x.startswith("- 10 Mbit/s")] + [""])[0][:90]))
 shutil.rmtree(tmp)
-print("1..%d" % n_tests)
-sys.exit(1 if failed else 0)
+done()
