@@ -136,13 +136,15 @@ lab_hcmd() {
 }
 
 # (the remote shell, a session leader, keeps its pid in the run directory while the command
-# runs: the teardown ends its process group when the run is interrupted)
+# runs: the teardown ends its process group when the run is interrupted; a shell that comes up
+# after the teardown removed the run directory cannot write its pid and runs nothing: under load
+# an interrupted run's last command came up after the teardown and outlived it)
 lab_exec() {
 	local role=$1 pf
 	[ -n "${LAB_HTARGET[$role]:-}" ] || lab_die "no host '$role' in the inventory $LAB_HOSTS"
 	shift
 	pf=${LAB_HRUN[$role]}/fg.\$\$.pid
-	lab_hsh "$role" "echo \$\$ >$pf; $(lab_hcmd "$role" "$@"); r=\$?; rm -f $pf; exit \$r"
+	lab_hsh "$role" "echo \$\$ 2>/dev/null >$pf || exit 143; $(lab_hcmd "$role" "$@"); r=\$?; rm -f $pf; exit \$r"
 }
 
 lab_bg() {
@@ -151,7 +153,7 @@ lab_bg() {
 	shift
 	LAB_HBGN=$((LAB_HBGN + 1))
 	pf=${LAB_HRUN[$role]}/bg$LAB_HBGN.pid
-	lab_hsh "$role" "echo \$\$ >$pf; exec $(lab_hcmd "$role" "$@")" &
+	lab_hsh "$role" "echo \$\$ 2>/dev/null >$pf || exit 143; exec $(lab_hcmd "$role" "$@")" &
 	LAB_PID=$!
 	LAB_HBG[$LAB_PID]="$role $pf"
 	LAB_PIDS="$LAB_PIDS $LAB_PID"
