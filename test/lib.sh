@@ -4,6 +4,7 @@
 export top_srcdir top_builddir
 tap_n=0
 tap_failed=0
+tap_t0=$(date +%s)
 
 ok() {    # ok STATUS DESCRIPTION: STATUS 0 passes; returns 0 when it passed, 1 when not
 	# (so that `ok $? "..." || diag-or-return` runs its right side exactly on a failure)
@@ -88,6 +89,8 @@ vm_or_native() {
 }
 
 done_testing() {
+	# the wall time, for CI's budget: grep -h "^# wall" test/*/*.log | sort -k3 -n
+	echo "# wall $(($(date +%s) - tap_t0)) s $0"
 	echo "1..$tap_n"
 	[ $tap_failed -eq 0 ]
 }

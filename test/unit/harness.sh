@@ -38,10 +38,14 @@ ok $((! $?)) "daemon_start -n 4: three lines are not enough"
 # todo: a failure printed as TAP's TODO, failing nothing; run_tap keeps it a TODO
 out=$(bash -c '. "$top_srcdir/test/lib.sh"; todo 1 "a known fault" "fixed elsewhere"; todo 0 "fine" x
 	done_testing'; echo "rc=$?")
+printf '%s\n' "$out" | grep -qx '# wall [0-9]* s bash'
+ok $? "done_testing says the script's wall time (# wall N s, for CI's budget)"
+out=$(printf '%s\n' "$out" | grep -v '^# wall ')
 [ "$out" = "$(printf 'not ok 1 - a known fault # TODO fixed elsewhere\nok 2 - fine\n1..2\nrc=0')" ]
 ok $? "todo: a failure is 'not ok', then the TODO directive and its reason, failing nothing; a pass a plain ok"
 out=$(bash -c '. "$top_srcdir/test/lib.sh"; run_tap sh -c "echo \"not ok 1 - k # TODO r\"; echo \"ok 2 - p\""
 	done_testing'; echo "rc=$?")
+out=$(printf '%s\n' "$out" | grep -v '^# wall ')
 [ "$out" = "$(printf 'not ok 1 - k # TODO r\nok 2 - p\n1..2\nrc=0')" ]
 ok $? "run_tap: a TODO of the producer stays a TODO ($(echo "$out" | sed 's/#/(hash)/g' | tr '\n' ' '))"
 
