@@ -93,7 +93,7 @@ ok $? "fec: $(field rfec fec_recovered) ADUs recovered by FEC"
 bad=0
 for r in r2250 r3119 ril rfec; do
 	t=$(( $(field $r frames_played) + $(field $r frames_concealed) ))
-	[ $t -le $nfr ] && [ $t -ge $((nfr - 8)) ] || { echo "# $r: $t of $nfr frames"; bad=1; }
+	[ $t -le $nfr ] && [ $t -ge $((nfr - 8)) ] || { echo "# $r: $t of $nfr frames: $(cat "$tmp/$r.json")"; bad=1; }
 done
 ok $bad "every UDP run keeps the timeline (frames played + concealed = the file's, but for lost ends)"
 bad=0
