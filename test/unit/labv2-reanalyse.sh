@@ -29,7 +29,8 @@ ok - 10mbit:10:1: c2s loss: 49 of 6008 packets (0.816 %), nominal 1 % random, 99
 # fidelity 10mbit:10:1 dir=c2s packets=6008 netem_packets=6008 loss_drops=49 queue_drops=0 effective_loss_pct=0.8156 nominal_loss_pct=1 lo=41 hi=81 aggregation=ok loss=ok
 X
 echo "10mbit:10:1 not link-bound (under 3x the link: usrsctp100)" >"$d/bound.txt"
-printf 'experiment 06 on lab v2\ngit: x\ncells: 10mbit:10:1 1mbit:50:0 (rate:one-way delay ms:loss %% each way, random)\n' >"$d/params.txt"
+printf 'experiment 06 on lab v2\ngit: x\ncells: 10mbit:10:1 1mbit:50:0 (rate:one-way delay ms:loss %% each way, random), rows: h2c usrsctp100, 6 run(s) a cell, interleaved\nrun time: 99 s\nmode: full\n' >"$d/params.txt"
+printf '/a.js 1000\n/b.png 2000\n' >"$d/page.sizes"
 
 "$L" --reanalyse "$d" >"$tmp/a.out" 2>&1
 ok $? "--reanalyse a finished run: exit 0" || sed 's/^/# /' "$tmp/a.out"
@@ -47,9 +48,10 @@ grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 2.735 (2.715-2.755) | 1000.0 / 2700.0 | 
 ok $? "report.md: h2c's median 2.735 s with its interval, latencies, wire KB, unshaped rate at 10 ms" ||
 	grep '^|' "$d/report.md" | sed 's/^/# /'
 grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 4.735 (4.715-4.755) |' "$d/report.md" &&
-	grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 2 | 40 / 0 / 40 / 3 |' "$d/report.md" &&
-	grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 2 | 40 / 2 / 30 / 3 |' "$d/report.md"
-ok $? "report.md: a bursty (Gilbert, burst 3) cell with a 4 BDP queue kept apart from the random one, per-run counters"
+	grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 6 | 40 / 0 / 40 / 3 |' "$d/report.md" &&
+	grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 6 | 40 / 2 / 30 / 3 |' "$d/report.md" &&
+	grep -qF '| 10 Mbit/s 10 ms 1 % | usrsctp100 | 6 | 50 / 0 / 50 / - |' "$d/report.md"
+ok $? "report.md: a bursty (Gilbert, burst 3) cell with a 4 BDP queue kept apart from the random one, each row's counters (median of 6 runs)"
 grep -q '^| 1 Mbit/s 50 ms 0 % | h2c | 19.135 .* | 35.6 |$' "$d/report.md"
 ok $? "report.md: the 50 ms cell with the rate measured at 50 ms (35.6), not at 10 ms"
 grep -q '^Bound: 10mbit:10:1 not link-bound (under 3x the link: usrsctp100);$' "$d/report.md" &&
