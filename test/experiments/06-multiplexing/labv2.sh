@@ -10,6 +10,10 @@
 #     queue 1 BDP unless q=Nbdp (e.g. q=4bdp)
 #   labv2.sh --reanalyse DIR     results.csv and report.md again from DIR's files (no root)
 # Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100.
+# Rows usrsctpnt100tuned and usrsctp100tuned: the same with TCP's figures on both ends (RTO min
+# 200 ms, initial window 10 packets, delayed SACK 40 ms: --rto-min, --sctp-init-cwnd,
+# --sctp-sack-delay), their own sctphttpd each (usrsctp's initial window is the process's);
+# the values the servers' stacks hold are read back into params.txt.
 # --mode: what report.md says of the run (default quick). Writes DIR (default
 # out/experiments/06-labv2; its other files left alone): samples.csv (a line per run), results.csv
 # (summarize.py: medians, bootstrap intervals, bound), unshaped.csv (each row's rate at each
@@ -61,7 +65,7 @@ for c in $CELLS; do
 		{ echo "labv2.sh: bad cell '$c' (RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp])" >&2; exit 2; }
 done
 for r in $ROWS; do
-	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100) ;;
+	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100 | usrsctp100tuned | usrsctpnt100tuned) ;;
 	*) echo "labv2.sh: unknown row '$r'" >&2; exit 2 ;; esac
 done
 # analyse: results.csv and report.md from the run's files alone (samples.csv, unshaped.csv,
@@ -207,6 +211,8 @@ check $? "router up (lab v2: TCG VM bridging the client and server namespaces)" 
 . "$RD/env"
 C=$ROUTER_NS_C S=$ROUTER_NS_S IP=$ROUTER_IP_S
 PORT=8080 PORTNT=8082 H2C=8443 H3=4433 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
+PORTT=8084 PORTNTT=8086 U_ST=9895 U_CT=9894 U_SNTT=9893 U_CNTT=9892
+TUNE=(--rto-min 200 --sctp-init-cwnd 10 --sctp-sack-delay 40)
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=b \
 	-keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "not ok - openssl could not make a certificate"; exit 1; }
 
@@ -225,6 +231,17 @@ pid_httpd=${pids[-1]}
 bg httpd-nt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNT" --udp-port $U_SNT \
 	--sctp-streams 100 --idle-timeout 60
 pid_nt=${pids[-1]}
+pid_httpdt= pid_ntt=
+case " $ROWS " in *" usrsctp100tuned "*)
+	bg httpd-t.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp:$IP:$PORTT" --udp-port $U_ST \
+		--udp-remote-port $U_CT --sctp-streams 100 --idle-timeout 60 "${TUNE[@]}"
+	pid_httpdt=${pids[-1]} ;;
+esac
+case " $ROWS " in *" usrsctpnt100tuned "*)
+	bg httpd-ntt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNTT" --udp-port $U_SNTT \
+		--sctp-streams 100 --idle-timeout 60 "${TUNE[@]}"
+	pid_ntt=${pids[-1]} ;;
+esac
 bg nginx.log "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 pid_nginx=${pids[-1]}
 mkdir -p "$work/qlog"
@@ -237,7 +254,12 @@ for _ in $(seq 100); do
 		ip netns exec "$C" h2load -n 1 "http://$IP:$H2C$one" 2>&1 | grep -q '1 succeeded' && { up=0; break; }
 	sleep 0.2
 done
-check $up "sctphttpd (TCP, usrsctp, usrsctp-nt) and nginx (h2c) answer in the server namespace"
+# the tuned servers: listening (their options taken)
+for l in ${pid_httpdt:+httpd-t.log} ${pid_ntt:+httpd-ntt.log}; do
+	for _ in $(seq 50); do grep -q 'listening on usrsctp' "$work/$l" && break; sleep 0.2; done
+	grep -q 'listening on usrsctp' "$work/$l" || up=1
+done
+check $up "sctphttpd (TCP, usrsctp, usrsctp-nt, tuned ones where asked) and nginx (h2c) answer in the server namespace"
 [ $up = 0 ] || { cat "$work"/*.log | sed 's/^/# /'; exit 1; }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -254,6 +276,8 @@ recovery() {
 		cat "$work"/qlog/* 2>/dev/null | awk '/packet_lost/ { l++ } /"pto_count":[1-9]/ { p++ }
 			END { printf "%d %d - -\n", l, p }'
 		return ;;
+	usrsctpnt*tuned) pid=$pid_ntt log=$work/httpd-ntt.log ;;
+	usrsctp*tuned) pid=$pid_httpdt log=$work/httpd-t.log ;;
 	usrsctpnt*) pid=$pid_nt log=$work/httpd-nt.log ;;
 	usrsctp*) pid=$pid_httpd log=$work/httpd.log ;;
 	*)
@@ -287,10 +311,11 @@ run() {
 	local rate delay loss
 	base=$OUT/raw/${cell//:/_}-page-$row-$rep
 	mapfile -t uris <"$work/workload.page"
-	case $row in h2c | h2cbbr) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
+	case $row in h2c | h2cbbr) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*tuned) spid=$pid_ntt ;;
+		usrsctp*tuned) spid=$pid_httpdt ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
 	[ $row = h2cbbr ] && cc=bbr
 	"$R" cc "$RD" $cc >/dev/null || echo "# cannot set congestion control $cc" >&2
-	case $row in usrsctp*) cc=sctp-standard ;; h3) cc=quic-cubic ;; esac # their own, over UDP
+	case $row in usrsctp*tuned) cc=sctp-standard-tuned ;; usrsctp*) cc=sctp-standard ;; h3) cc=quic-cubic ;; esac # their own, over UDP
 	b0=$(wire_bytes)
 	k0=$(recovery "$row")
 	c0=$(cpu_ticks "$spid")
@@ -332,6 +357,10 @@ run() {
 		local args=(--server "$IP" --port $PORT --wlog "n,$work/wlog.page" --timeout 120 --json
 			--verify-manifest "$work/manifest" --log "$base.hlog")
 		case $row in
+		usrsctpnt*tuned) args+=(--proto usrsctp-nt --port $PORTNTT --streams "$(tr -dc 0-9 <<<"$row")" --udp-port $U_CNTT
+			--udp-remote-port $U_SNTT --num-conns 1 --num-calls "$n_req" "${TUNE[@]}"); proto=sctp ;;
+		usrsctp*tuned) args+=(--proto usrsctp --port $PORTT --streams "$(tr -dc 0-9 <<<"$row")" --udp-port $U_CT
+			--udp-remote-port $U_ST --num-conns 1 --num-calls "$n_req" "${TUNE[@]}"); proto=sctp ;;
 		tcp1) args+=(--num-conns "$n_req" --num-calls 1); proto=http/1.1 ;;
 		tcppipe) args+=(--num-conns 1 --num-calls "$n_req" --max-piped-calls "$n_req"); proto=http/1.1 ;;
 		usrsctpnt*) args+=(--proto usrsctp-nt --port $PORTNT --streams "${row#usrsctpnt}" --udp-port $U_CNT
@@ -437,6 +466,7 @@ check $? "every run has a completion time from its per-request log${badt:+ (not:
 	first=${CELLS%% *}
 	echo "router NICs (after the first cell): $(grep '^nic' "$OUT/raw/${first//:/_}.stats1" 2>/dev/null | tr '\n' ';')"
 	echo "congestion control: TCP rows cubic on the namespaces' route (ip route congctl; host default $(cat /proc/sys/net/ipv4/tcp_congestion_control)), h2cbbr bbr; h3: ngtcp2's cubic (--cc=cubic, both ends); usrsctp: its standard (RFC 4960) control"
+	echo "tuned SCTP rows (${TUNE[*]} on both ends), as the servers' stacks held them (SIGUSR2): usrsctp $(grep -o 'rto_min=[0-9]* sack_delay=[0-9]* initial_cwnd=[0-9]*' "$work/httpd-t.log" 2>/dev/null | tail -1 || echo -), usrsctp-nt $(grep -o 'rto_min=[0-9]* sack_delay=[0-9]* initial_cwnd=[0-9]*' "$work/httpd-ntt.log" 2>/dev/null | tail -1 || echo -); untuned: $(grep -o 'rto_min=[0-9]* sack_delay=[0-9]* initial_cwnd=[0-9]*' "$work/httpd.log" 2>/dev/null | tail -1 || echo -)"
 	echo "completion time: first request's start to last response's end, from each client's own per-request log (httpload --log, h2load --log-file; gtlsclient: its submit and close lines stamped as they come)"
 	echo "versions: nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(h2load --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}\n' 'libusrsctp*' 2>/dev/null | head -n1), $(dpkg-query -W -f '${Package} ${Version}' ngtcp2-client 2>/dev/null), qemu $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }')"
 	echo "router checks: see fidelity.txt; cells: $(tr '\n' ';' <"$OUT/bound.txt")"
