@@ -201,8 +201,8 @@ def eval06(text):
         % (row['mode'], row['where'], row['date'], row['passed']),
         'passed, %s failed). A mark beside a time says what bound that row rather than the link,'
         % row['failed'],
-        'by the experiment\'s rule: CPU (the emulated CPU) or RTT (round trips). %d of the %d rows'
-        % (bound, total),
+        'by the experiment\'s rule: CPU (%s) or RTT (round trips). %d of the %d rows'
+        % ('client and server busy half a CPU or more' if v2 else 'the emulated CPU', bound, total),
         'of these cells carry such a mark.',
         '',
     ] + out + [

@@ -221,9 +221,10 @@ def main():
       "page's composition in HTTP Archive's Web Almanac 2022 (about 2 MB over about 70 "
       "requests; images and JavaScript the bulk): an approximate reconstruction, by type "
       "log-normal around a median (test/experiments/06-multiplexing/objects.py), not HTTP "
-      "Archive's data. *1 MiB + 100 x 4 KiB*: one large object requested first, beside 100 "
-      "small ones. *fN*: one N-byte file fetched repeatedly, as in experiment 04." % (
-          len(page), sum(page), min(page), max(page)))
+      "Archive's data.%s" % (
+          len(page), sum(page), min(page), max(page),
+          "" if lab == "v2" else " *1 MiB + 100 x 4 KiB*: one large object requested first, beside "
+          "100 small ones. *fN*: one N-byte file fetched repeatedly, as in experiment 04."))
     p()
     if lab == "v2":
         columns_v2(p)
