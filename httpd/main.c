@@ -110,6 +110,9 @@ server_listen_opts(struct tp_opts *o)
 	o->udp_remote_port = cf->tp.udp_remote_port;
 	o->encap_port = cf->tp.encap_port;
 	o->sctp_interleave = cf->interleave;
+	o->rto_min_ms = cf->tp.rto_min_ms;
+	o->sack_delay_ms = cf->tp.sack_delay_ms;
+	o->init_cwnd_mtus = cf->tp.init_cwnd_mtus;
 }
 
 static int

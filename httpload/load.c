@@ -710,6 +710,8 @@ load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t err
 	r.so.tp.udp_port = (uint16_t)o->udp_port;
 	r.so.tp.udp_remote_port = (uint16_t)o->udp_remote_port;
 	r.so.tp.encap_port = (uint16_t)o->encap_port;
+	r.so.tp.sack_delay_ms = o->sack_delay;
+	r.so.tp.init_cwnd_mtus = o->init_cwnd;
 	r.so.max_piped = o->max_piped;
 	r.so.accept_ppid0 = o->accept_ppid0;
 	r.so.timeout_us = (uint64_t)(o->timeout * 1e6);

@@ -312,6 +312,7 @@ struct load_opts {
 	const char *local;       /* --local: addresses to bind first */
 	unsigned udp_port, udp_remote_port;
 	unsigned encap_port;     /* --sctp-udp-remote-port: kernel SCTP in UDP */
+	unsigned sack_delay, init_cwnd; /* --sctp-sack-delay MS, --sctp-init-cwnd N (tp_cli) */
 	int accept_ppid0;        /* --accept-ppid0 */
 	unsigned threads;
 	int wsess;               /* --wsess: num_conns sessions of num_calls calls, in bursts */

@@ -545,6 +545,8 @@ main(int argc, char **argv)
 	o.udp_port = tpo.udp_port;
 	o.udp_remote_port = tpo.udp_remote_port;
 	o.encap_port = tpo.encap_port;
+	o.sack_delay = tpo.sack_delay_ms;
+	o.init_cwnd = tpo.init_cwnd_mtus;
 	if (tp_type_find(o.proto) == NULL)
 		load_die("unknown transport (tcp, sctp, sctp1m, usrsctp where built)", o.proto);
 	if (o.interleave && !(tp_type_caps(tp_type_find(o.proto)) & TP_CAP_INTERLEAVE))

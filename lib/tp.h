@@ -67,6 +67,11 @@ struct tp_opts {
 	int sctp_interleave;       /* kernel SCTP: I-DATA (RFC 8260), round-robin stream scheduler */
 	int deny_resets;           /* SCTP: deny the peer's stream resets, as a socket that never
 	                            * enabled them (socat, ncat): tests of the draft's fallback */
+	uint32_t sack_delay_ms;    /* SCTP: the delayed SACK timer (SCTP_DELAYED_SACK, 1..500;
+	                            * 0 = the stack's: usrsctp 200 ms, Linux net.sctp.sack_timeout) */
+	uint32_t init_cwnd_mtus;   /* usrsctp: initial congestion window in MTUs (its sysctl
+	                            * sctp_initial_cwnd, for the whole stack of the process;
+	                            * 0 = its default, 3); kernel SCTP has no such knob: refused */
 };
 
 /* A list of addresses of one family sharing one port ("h1,h2:port", "[v6]:port", "/path"). */

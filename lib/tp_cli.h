@@ -14,6 +14,8 @@ enum {
 	TP_CLI_UDP_REMOTE_PORT,         /* --udp-remote-port: usrsctp, the peer's UDP port */
 	TP_CLI_SCTP_UDP_REMOTE_PORT,    /* --sctp-udp-remote-port: kernel SCTP in UDP, the peer's */
 	TP_CLI_UDP_ENCAPS_PORT,         /* --udp-encaps-port: the old spelling of --udp-port */
+	TP_CLI_SACK_DELAY,              /* --sctp-sack-delay MS: SCTP's delayed SACK timer */
+	TP_CLI_INIT_CWND,               /* --sctp-init-cwnd N: usrsctp's initial window, MTUs */
 	TP_CLI_END
 };
 #define TP_CLI_SEEN(opt) (1u << ((opt) - TP_CLI_FIRST))
@@ -29,7 +31,9 @@ struct tp_cli {
 	{ "udp-port", required_argument, NULL, TP_CLI_UDP_PORT }, \
 	{ "udp-remote-port", required_argument, NULL, TP_CLI_UDP_REMOTE_PORT }, \
 	{ "sctp-udp-remote-port", required_argument, NULL, TP_CLI_SCTP_UDP_REMOTE_PORT }, \
-	{ "udp-encaps-port", required_argument, NULL, TP_CLI_UDP_ENCAPS_PORT }
+	{ "udp-encaps-port", required_argument, NULL, TP_CLI_UDP_ENCAPS_PORT }, \
+	{ "sctp-sack-delay", required_argument, NULL, TP_CLI_SACK_DELAY }, \
+	{ "sctp-init-cwnd", required_argument, NULL, TP_CLI_INIT_CWND }
 
 /* Their --help lines. */
 extern const char tp_cli_help[];

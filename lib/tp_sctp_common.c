@@ -132,6 +132,7 @@ tp_sctp_sockopts(int fd, const struct tp_opts *o, char *err, size_t errlen)
 	struct sctp_paddrparams pp;
 	struct sctp_rtoinfo rto;
 	struct sctp_initmsg im;
+	struct sctp_sack_info si;
 	int one = 1;
 
 	memset(&im, 0, sizeof(im));
@@ -161,6 +162,19 @@ tp_sctp_sockopts(int fd, const struct tp_opts *o, char *err, size_t errlen)
 		pp.spp_pathmaxrxt = (uint16_t)o->path_max_retrans;
 		if (tp_sctp_setopt(fd, SCTP_PEER_ADDR_PARAMS, &pp, sizeof(pp),
 		    "SCTP_PEER_ADDR_PARAMS", err, errlen) != TP_OK)
+			return TP_ERROR;
+	}
+	if (o->init_cwnd_mtus) {
+		tp_seterr(err, errlen, "an initial window of %u MTUs: usrsctp only (Linux SCTP has "
+		    "no such option)", o->init_cwnd_mtus);
+		return TP_ERROR;
+	}
+	if (o->sack_delay_ms) {
+		memset(&si, 0, sizeof(si));
+		si.sack_assoc_id = SCTP_FUTURE_ASSOC;
+		si.sack_delay = o->sack_delay_ms;
+		if (tp_sctp_setopt(fd, SCTP_DELAYED_SACK, &si, sizeof(si), "SCTP_DELAYED_SACK", err,
+		    errlen) != TP_OK)
 			return TP_ERROR;
 	}
 	/* PR-SCTP is on by default (net.sctp.prsctp_enable); ask anyway, where it exists. */

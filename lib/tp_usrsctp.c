@@ -232,6 +232,8 @@ tp_usrsctp_sockopts(struct socket *so, int family, const struct tp_opts *o, char
 		    "SCTP_PEER_ADDR_PARAMS", err, errlen) == -1)
 			return -1;
 	}
+	if (tp_usrsctp_tuning(so, o, err, errlen) == -1)
+		return -1;
 	if (family == AF_CONN) {
 		/* keep a datagram whole on a 1500-byte link (TP_USRSCTP_CONN_MTU) */
 		memset(&mtu, 0, sizeof(mtu));

@@ -69,6 +69,12 @@ void tp_usrsctp_udp_setup(uint16_t port);
 int tp_usrsctp_udp_size(int fd);
 void tp_usrsctp_udp_window(int granted);
 
+/* tp_usrsctp_tune.c: the delayed SACK timer and the initial window (tp_opts), applied to a
+ * socket before connect or listen (-1: err says why); "rto_min=.. sack_delay=.. initial_cwnd=.."
+ * as the stack holds them (read back from the last socket set up), into buf */
+int tp_usrsctp_tuning(struct socket *so, const struct tp_opts *o, char *err, size_t errlen);
+size_t tp_usrsctp_tuning_fill(char *buf, size_t len);
+
 /* tp_usrsctp_stats.c */
 size_t tp_usrsctp_stats(char *buf, size_t len);
 size_t tp_usrsctp_stats_fill(char *buf, size_t len);

@@ -67,6 +67,15 @@ tp_usrsctp_stats_fill(char *buf, size_t len)
 			break;
 		n += (size_t)w;
 	}
+	/* and the tuning the stack holds (tp_usrsctp_tune.c) */
+	if (n + 1 < len) {
+		buf[n] = ' ';
+		w = (int)tp_usrsctp_tuning_fill(buf + n + 1, len - n - 1);
+		if (w > 0)
+			n += (size_t)w + 1;
+		else
+			buf[n] = '\0';
+	}
 	return n;
 }
 

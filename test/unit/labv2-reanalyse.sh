@@ -16,12 +16,14 @@ mkdir -p "$d/raw"
 		echo "10,10,1,page,usrsctp100,$rep,100,100,sctp,3.$((70 + rep)),3.9,900,1900,2100,2600,httpload,2500000,0.16,0.09,sctp-standard,50,0,50,-,random,1bdp"
 		echo "1,50,0,page,h2c,$rep,100,100,h2c,19.$((10 + rep)),19.9,9000,18000,18500,19000,h2load,2400000,0.06,0.01,cubic,0,0,0,0,random,1bdp"
 		echo "10,10,1,page,h2c,$rep,100,100,h2c,4.$((70 + rep)),4.9,1000,2000,2500,2700,h2load,2400000,0.06,0.01,cubic,40,2,30,3,ge3,4bdp"
+		echo "10,10,1,page,usrsctp100tuned,$rep,100,100,sctp,3.$((50 + rep)),3.9,900,1900,2100,2600,httpload,2500000,0.16,0.09,sctp-standard-tuned,60,$rep,40,-,random,1bdp"
 	done
 } >"$d/samples.csv"
 cat >"$d/unshaped.csv" <<'X'
 row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct
 h2c,10,2227753,0.271,65.8,6
 usrsctp100,10,2227753,1.127,15.8,6
+usrsctp100tuned,10,2227753,1.0,17.8,6
 h2c,50,2227753,0.5,35.6,6
 X
 cat >"$d/fidelity.txt" <<'X'
@@ -29,7 +31,8 @@ ok - 10mbit:10:1: c2s loss: 49 of 6008 packets (0.816 %), nominal 1 % random, 99
 # fidelity 10mbit:10:1 dir=c2s packets=6008 netem_packets=6008 loss_drops=49 queue_drops=0 effective_loss_pct=0.8156 nominal_loss_pct=1 lo=41 hi=81 aggregation=ok loss=ok
 X
 echo "10mbit:10:1 not link-bound (under 3x the link: usrsctp100)" >"$d/bound.txt"
-printf 'experiment 06 on lab v2\ngit: x\ncells: 10mbit:10:1 1mbit:50:0 (rate:one-way delay ms:loss %% each way, random)\n' >"$d/params.txt"
+printf 'experiment 06 on lab v2\ngit: x\ncells: 10mbit:10:1 1mbit:50:0 (rate:one-way delay ms:loss %% each way, random), rows: h2c usrsctp100, 6 run(s) a cell, interleaved\nrun time: 99 s\nmode: full\n' >"$d/params.txt"
+printf '/a.js 1000\n/b.png 2000\n' >"$d/page.sizes"
 
 "$L" --reanalyse "$d" >"$tmp/a.out" 2>&1
 ok $? "--reanalyse a finished run: exit 0" || sed 's/^/# /' "$tmp/a.out"
@@ -37,7 +40,7 @@ cp "$d/results.csv" "$tmp/r1" && cp "$d/report.md" "$tmp/m1"
 "$L" --reanalyse "$d" >/dev/null 2>&1
 cmp -s "$d/results.csv" "$tmp/r1" && cmp -s "$d/report.md" "$tmp/m1"
 ok $? "a second reanalysis writes the same results.csv and report.md (fixed bootstrap seed)"
-[ "$(wc -l <"$d/results.csv")" = 5 ] &&
+[ "$(wc -l <"$d/results.csv")" = 6 ] &&
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["row"] == "h2c" && $c["loss_model"] == "random" { u[$c["one_way_delay_ms"]] = $c["unshaped_mbit"]; n[$c["one_way_delay_ms"]] = $c["reps"] }
 		END { exit !(u[10] == "65.8" && u[50] == "35.6" && n[10] == 6) }' "$d/results.csv"
@@ -47,14 +50,18 @@ grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 2.735 (2.715-2.755) | 1000.0 / 2700.0 | 
 ok $? "report.md: h2c's median 2.735 s with its interval, latencies, wire KB, unshaped rate at 10 ms" ||
 	grep '^|' "$d/report.md" | sed 's/^/# /'
 grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 4.735 (4.715-4.755) |' "$d/report.md" &&
-	grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 2 | 40 / 0 / 40 / 3 |' "$d/report.md" &&
-	grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 2 | 40 / 2 / 30 / 3 |' "$d/report.md"
-ok $? "report.md: a bursty (Gilbert, burst 3) cell with a 4 BDP queue kept apart from the random one, per-run counters"
+	grep -qF '| 10 Mbit/s 10 ms 1 % | h2c | 6 | 40 / 0 / 40 / 3 |' "$d/report.md" &&
+	grep -qF '| 10 Mbit/s 10 ms 1 % ge3 q 4bdp | h2c | 6 | 40 / 2 / 30 / 3 |' "$d/report.md" &&
+	grep -qF '| 10 Mbit/s 10 ms 1 % | usrsctp100 | 6 | 50 / 0 / 50 / - |' "$d/report.md"
+ok $? "report.md: a bursty (Gilbert, burst 3) cell with a 4 BDP queue kept apart from the random one, each row's counters (median of 6 runs)"
 grep -q '^| 1 Mbit/s 50 ms 0 % | h2c | 19.135 .* | 35.6 |$' "$d/report.md"
 ok $? "report.md: the 50 ms cell with the rate measured at 50 ms (35.6), not at 10 ms"
 grep -q '^Bound: 10mbit:10:1 not link-bound (under 3x the link: usrsctp100);$' "$d/report.md" &&
 	grep -q '^- fidelity 10mbit:10:1 dir=c2s' "$d/report.md"
 ok $? "report.md: the bound status and the router's checks carried"
+grep -qF "T3-rtx timeouts): 10 Mbit/s 10 ms 1 %, usrsctp100: 3.535 s and 3.5 T3-rtx tuned, 3.735 s and 0 untuned." "$d/report.md"
+ok $? "report.md: the tuned row beside its untuned twin (medians: 3.535 s and 3.5 T3-rtx against 3.735 s and 0)" ||
+	grep '^Tuned' "$d/report.md" | sed 's/^/# /'
 
 sed -i 's/^ok - 10mbit/not ok - 10mbit/' "$d/fidelity.txt"
 "$L" --reanalyse "$d" >"$tmp/b.out" 2>&1

@@ -1,17 +1,27 @@
 #!/bin/bash
 # test/experiments/06-multiplexing/labv2.sh: experiment 06's rows on lab v2 (test/lab/router.sh:
 # the endpoints native on the host in two namespaces, a TCG VM as the router), with every
-# fidelity check on (test/lab/fidelity.py) in every cell. Issue 38's first step: quick mode
-# only, beside 06-multiplexing.sh (whose kernel SCTP rows stay in its VM lab for now).
+# fidelity check on (test/lab/fidelity.py) in every cell. test/experiments/06-multiplexing.sh
+# (make experiments EXPERIMENTS=06) picks its grid and runs it; the VM lab's version, with its
+# kernel SCTP rows, is vmlab.sh beside it.
 #   labv2.sh [--out DIR] [--cells "RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp] ..."] [--reps N] [--rows "..."]
+#            [--mode quick|full]
 #     a cell's loss is random unless ge=N (Gilbert, the same mean, mean burst N packets); its
 #     queue 1 BDP unless q=Nbdp (e.g. q=4bdp)
 #   labv2.sh --reanalyse DIR     results.csv and report.md again from DIR's files (no root)
 # Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100.
-# Writes DIR (default out/experiments/06-labv2): samples.csv (a line per run), results.csv
+# Rows usrsctpnt100tuned and usrsctp100tuned: the same with TCP's figures on both ends (RTO min
+# 200 ms, initial window 10 packets, delayed SACK 40 ms: --rto-min, --sctp-init-cwnd,
+# --sctp-sack-delay), their own sctphttpd each (usrsctp's initial window is the process's);
+# the values the servers' stacks hold are read back into params.txt.
+# --mode: what report.md says of the run (default quick). Writes DIR (default
+# out/experiments/06-labv2; its other files left alone): samples.csv (a line per run), results.csv
 # (summarize.py: medians, bootstrap intervals, bound), unshaped.csv (each row's rate at each
 # cell's delay, nothing else), fidelity.txt (the router's checks per cell), raw/ (each run's
-# client output and per-request log), params.txt, report.md. TAP on stdout; exit 0 iff every
+# client output and per-request log), params.txt, page.sizes, report.md (a section of
+# docs/results.md: report.py's tables and verdicts, then lab v2's checks and counters), and
+# provenance/ (what a full run commits to docs/results/06/: the CSVs, fidelity.txt, bound.txt,
+# params.txt, page.sizes, raw/requests.csv.gz with every request, raw/*.stats*). TAP on stdout; exit 0 iff every
 # check passed (a failed fidelity check fails the run and marks its cell).
 #
 # One completion time for every row: from the first request's start to the last response's
@@ -35,6 +45,7 @@ OUT=${EXP_OUT:-$EXP_ROOT/out/experiments/06-labv2}
 CELLS="10mbit:10:1"
 REPS=1
 REANALYSE=
+MODE=quick
 ROWS="tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -43,16 +54,18 @@ while [ $# -gt 0 ]; do
 	--reps) REPS=$2; shift 2 ;;
 	--rows) ROWS=$2; shift 2 ;;
 	--reanalyse) REANALYSE=$2; shift 2 ;;
-	*) echo "usage: $0 [--out DIR] [--cells \"RATE:DELAY:LOSS ...\"] [--reps N] [--rows \"...\"] | --reanalyse DIR" >&2; exit 2 ;;
+	--mode) MODE=$2; shift 2 ;;
+	*) echo "usage: $0 [--out DIR] [--cells \"RATE:DELAY:LOSS ...\"] [--reps N] [--rows \"...\"] [--mode quick|full] | --reanalyse DIR" >&2; exit 2 ;;
 	esac
 done
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "labv2.sh: bad --reps '$REPS'" >&2; exit 2; }
+case $MODE in quick | full) ;; *) echo "labv2.sh: bad --mode '$MODE' (quick or full)" >&2; exit 2 ;; esac
 for c in $CELLS; do
 	[[ $c =~ ^[0-9.]+[kmg]?bit:[0-9.]+:[0-9.]+(:ge=[0-9.]+)?(:q=[0-9.]+bdp)?$ ]] ||
 		{ echo "labv2.sh: bad cell '$c' (RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp])" >&2; exit 2; }
 done
 for r in $ROWS; do
-	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100) ;;
+	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100 | usrsctp100tuned | usrsctpnt100tuned) ;;
 	*) echo "labv2.sh: unknown row '$r'" >&2; exit 2 ;; esac
 done
 # analyse: results.csv and report.md from the run's files alone (samples.csv, unshaped.csv,
@@ -69,8 +82,21 @@ analyse() {
 	# one header; csv's \r\n line ends to \n (awk reads the last column)
 	awk 'FNR > 1 || NR == 1 { sub(/\r$/, ""); print }' "$t"/r.* >"$OUT/results.csv" 2>/dev/null || st=1
 	rm -rf "$t"
+	# report.py's section (its tables, verdicts and sums, as the VM lab's), told what params.txt says
+	local mode rows reps secs commit
+	mode=$(sed -n 's/^mode: \([a-z]*\).*/\1/p' "$OUT/params.txt")
+	rows=$(sed -n 's/^cells: .*, rows: \(.*\), [0-9]* run(s) a cell.*/\1/p' "$OUT/params.txt")
+	reps=$(sed -n 's/^cells: .*, \([0-9]*\) run(s) a cell.*/\1/p' "$OUT/params.txt")
+	secs=$(sed -n 's/^run time: \([0-9]*\) s.*/\1/p' "$OUT/params.txt")
+	commit=$(sed -n 's/^git: \([^ ]*\).*/\1/p' "$OUT/params.txt")
+	[ -n "$rows" ] || rows=$(awk -F, 'NR > 1 && !s[$5]++ { printf "%s ", $5 }' "$OUT/samples.csv")
+	[ -n "$reps" ] || reps=$(awk -F, 'NR > 1 && $6 > m { m = $6 } END { print m + 0 }' "$OUT/samples.csv")
 	{
-		echo "## 06 on lab v2 (quick mode; not the results section)"
+		$PY "$HERE/report.py" "$OUT/results.csv" "$OUT/unshaped.csv" "$OUT/page.sizes" 06-multiplexing \
+			"$([ "${mode:-quick}" = full ] && echo 0 || echo 1)" "$reps" "${secs:-?}" "on this host (lab v2)" \
+			"$CELLS" "$rows" "" "${commit:-unknown}" v2 || st=1
+		echo
+		echo "### Lab v2: every cell and row, the router's checks, loss recovery"
 		echo
 		echo "$(sed -n 3p "$OUT/params.txt")"
 		echo
@@ -84,16 +110,43 @@ analyse() {
 			  $c["loss_pct"], m, $c["row"], $c["time_s"], $c["time_ci_lo_s"], $c["time_ci_hi_s"], $c["lat_p50_ms"],
 			  $c["lat_p99_ms"], $c["wire_bytes"] / 1000, u[$c["row"] "," $c["one_way_delay_ms"]] }' "$OUT/unshaped.csv" "$OUT/results.csv"
 		echo
-		echo "Loss recovery, server side (the page's sender), per run: retransmitted segments or DATA chunks / retransmission timeouts (TCP's RTO, SCTP's T3-rtx) / fast retransmits / tail loss probes (TCP; SCTP has none)"
+		echo "Loss recovery, server side (the page's sender), the median of each cell's runs: retransmitted segments or DATA chunks / retransmission timeouts (TCP's RTO, SCTP's T3-rtx; QUIC's PTOs) / fast retransmits / tail loss probes (TCP; SCTP has none); h3: packets declared lost / PTOs (gtlsserver's qlog)"
 		echo
-		echo "| cell | row | run | retrans / timeouts / fast / TLP |"
+		echo "| cell | row | runs | retrans / timeouts / fast / TLP |"
 		echo "|---|---|---|---|"
-		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			{ r = "-"; if ("srv_retrans" in c) r = $c["srv_retrans"] " / " $c["srv_timeouts"] " / " $c["srv_fast_retrans"] " / " $c["srv_tlp"]
-			  m = ("loss_model" in c && $c["loss_model"] != "random") ? " " $c["loss_model"] : ""
-			  m = m (("queue" in c && $c["queue"] != "1bdp" && $c["queue"] != "") ? " q " $c["queue"] : "")
-			  printf "| %s Mbit/s %s ms %s %%%s | %s | %s | %s |\n", $c["link_mbit"], $c["one_way_delay_ms"], $c["loss_pct"],
-			  m, $c["row"], $c["rep"], r }' "$OUT/samples.csv"
+		$PY - "$OUT/samples.csv" <<'PYEOF' || st=1
+import csv, statistics, sys
+cols = ("srv_retrans", "srv_timeouts", "srv_fast_retrans", "srv_tlp")
+got, order = {}, []
+for r in csv.DictReader(open(sys.argv[1])):
+    m = r.get("loss_model") or "random"
+    q = r.get("queue") or ""
+    k = "%s Mbit/s %s ms %s %%%s%s | %s" % (r["link_mbit"], r["one_way_delay_ms"], r["loss_pct"],
+                                          "" if m == "random" else " " + m,
+                                          " q " + q if q not in ("", "1bdp") else "", r["row"])
+    if k not in got:
+        got[k] = []
+        order.append(k)
+    got[k].append([r.get(c, "-") for c in cols] + [r.get("time_s", "-")])
+def med(k, i):
+    v = [float(x[i]) for x in got[k] if x[i] not in ("", "-")]
+    return "%g" % statistics.median(v) if v else "-"
+for k in order:
+    print("| %s | %d | %s |" % (k, len(got[k]), " / ".join(med(k, i) for i in range(len(cols)))))
+# the tuned SCTP rows beside their untuned twins, cell by cell: what RTO min 200 ms, an initial
+# window of 10 and a 40 ms delayed SACK changed, in time and in T3-rtx timeouts (medians)
+said = []
+for k in order:
+    cell, row = k.split(" | ")
+    if row.endswith("tuned") and cell + " | " + row[:-5] in got:
+        u = cell + " | " + row[:-5]
+        said.append("%s, %s: %s s and %s T3-rtx tuned, %s s and %s untuned" % (
+            cell, row[:-5], med(k, 4), med(k, 1), med(u, 4), med(u, 1)))
+if said:
+    print()
+    print("Tuned against untuned SCTP (medians of the time to fetch the page and of the server's "
+          "T3-rtx timeouts): " + "; ".join(said) + ".")
+PYEOF
 		echo
 		echo "Bound: $(tr '\n' ';' <"$OUT/bound.txt" 2>/dev/null || echo "not recorded")"
 		echo
@@ -101,8 +154,8 @@ analyse() {
 		echo
 		grep '^# fidelity' "$OUT/fidelity.txt" | sed 's/^# /- /'
 		echo
-		echo "Kernel SCTP rows are not on lab v2 yet (their endpoints need a kernel with SCTP: a VM on the router, next step)."
-	} >"$OUT/report.md"
+		echo "Kernel SCTP rows are not on lab v2 yet (their endpoints need a kernel with SCTP: a VM on the router, next step; \`make experiments-06vm\` measures them in the VM lab)."
+	} >"$OUT/report.md.tmp" && mv "$OUT/report.md.tmp" "$OUT/report.md"
 	return $st
 }
 
@@ -122,7 +175,7 @@ check() { # check STATUS TEXT
 }
 if [ -n "$REANALYSE" ]; then
 	OUT=$REANALYSE
-	for f in samples.csv unshaped.csv fidelity.txt bound.txt params.txt; do
+	for f in samples.csv unshaped.csv fidelity.txt bound.txt params.txt page.sizes; do
 		[ -s "$OUT/$f" ] || [ $f = bound.txt ] || { echo "not ok - --reanalyse $OUT: no $f (not a finished run)"; exit 1; }
 	done
 	CELLS=$(sed -n 's/^cells: \([^(]*\) (rate.*/\1/p' "$OUT/params.txt")
@@ -139,7 +192,9 @@ fi
 for t in "$HL" "$HTTPD"; do [ -x "$t" ] || { echo "not ok - $t not built"; exit 1; }; done
 for t in nginx h2load gtlsserver gtlsclient openssl $PY; do command -v "$t" >/dev/null || { echo "not ok - $t missing (scripts/setup.sh)"; exit 1; }; done
 
-rm -rf "$OUT" && mkdir -p "$OUT/raw" || exit 1
+# its own files only: test/experiments/run keeps its run.log in the same folder
+rm -rf "$OUT/raw" "$OUT/provenance" "$OUT"/{samples,results,unshaped}.csv "$OUT"/{fidelity,bound,params}.txt \
+	"$OUT/report.md" "$OUT/page.sizes" && mkdir -p "$OUT/raw" || exit 1
 OUT=$(cd "$OUT" && pwd)
 work=$(mktemp -d /tmp/exp06v2.XXXXXX)
 chmod 755 "$work"
@@ -157,6 +212,7 @@ trap 'exit 130' INT TERM HUP
 mkdir -p "$work/www" && chmod 755 "$work/www"
 $PY "$HERE/objects.py" "$work/www" "$work" || { echo "not ok - objects.py failed"; exit 1; }
 tr '\n' '\0' <"$work/workload.page" >"$work/wlog.page"
+cp "$work/page.sizes" "$OUT/page.sizes" || exit 1
 n_req=$(wc -l <"$work/workload.page")
 page_bytes=$(awk '{ s += $2 } END { print s }' "$work/page.sizes")
 
@@ -167,6 +223,8 @@ check $? "router up (lab v2: TCG VM bridging the client and server namespaces)" 
 . "$RD/env"
 C=$ROUTER_NS_C S=$ROUTER_NS_S IP=$ROUTER_IP_S
 PORT=8080 PORTNT=8082 H2C=8443 H3=4433 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
+PORTT=8084 PORTNTT=8086 U_ST=9895 U_CT=9894 U_SNTT=9893 U_CNTT=9892
+TUNE=(--rto-min 200 --sctp-init-cwnd 10 --sctp-sack-delay 40)
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=b \
 	-keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "not ok - openssl could not make a certificate"; exit 1; }
 
@@ -185,6 +243,17 @@ pid_httpd=${pids[-1]}
 bg httpd-nt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNT" --udp-port $U_SNT \
 	--sctp-streams 100 --idle-timeout 60
 pid_nt=${pids[-1]}
+pid_httpdt= pid_ntt=
+case " $ROWS " in *" usrsctp100tuned "*)
+	bg httpd-t.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp:$IP:$PORTT" --udp-port $U_ST \
+		--udp-remote-port $U_CT --sctp-streams 100 --idle-timeout 60 "${TUNE[@]}"
+	pid_httpdt=${pids[-1]} ;;
+esac
+case " $ROWS " in *" usrsctpnt100tuned "*)
+	bg httpd-ntt.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNTT" --udp-port $U_SNTT \
+		--sctp-streams 100 --idle-timeout 60 "${TUNE[@]}"
+	pid_ntt=${pids[-1]} ;;
+esac
 bg nginx.log "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 pid_nginx=${pids[-1]}
 mkdir -p "$work/qlog"
@@ -197,7 +266,12 @@ for _ in $(seq 100); do
 		ip netns exec "$C" h2load -n 1 "http://$IP:$H2C$one" 2>&1 | grep -q '1 succeeded' && { up=0; break; }
 	sleep 0.2
 done
-check $up "sctphttpd (TCP, usrsctp, usrsctp-nt) and nginx (h2c) answer in the server namespace"
+# the tuned servers: listening (their options taken)
+for l in ${pid_httpdt:+httpd-t.log} ${pid_ntt:+httpd-ntt.log}; do
+	for _ in $(seq 50); do grep -q 'listening on usrsctp' "$work/$l" && break; sleep 0.2; done
+	grep -q 'listening on usrsctp' "$work/$l" || up=1
+done
+check $up "sctphttpd (TCP, usrsctp, usrsctp-nt, tuned ones where asked) and nginx (h2c) answer in the server namespace"
 [ $up = 0 ] || { cat "$work"/*.log | sed 's/^/# /'; exit 1; }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -214,6 +288,8 @@ recovery() {
 		cat "$work"/qlog/* 2>/dev/null | awk '/packet_lost/ { l++ } /"pto_count":[1-9]/ { p++ }
 			END { printf "%d %d - -\n", l, p }'
 		return ;;
+	usrsctpnt*tuned) pid=$pid_ntt log=$work/httpd-ntt.log ;;
+	usrsctp*tuned) pid=$pid_httpdt log=$work/httpd-t.log ;;
 	usrsctpnt*) pid=$pid_nt log=$work/httpd-nt.log ;;
 	usrsctp*) pid=$pid_httpd log=$work/httpd.log ;;
 	*)
@@ -247,10 +323,11 @@ run() {
 	local rate delay loss
 	base=$OUT/raw/${cell//:/_}-page-$row-$rep
 	mapfile -t uris <"$work/workload.page"
-	case $row in h2c | h2cbbr) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
+	case $row in h2c | h2cbbr) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*tuned) spid=$pid_ntt ;;
+		usrsctp*tuned) spid=$pid_httpdt ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
 	[ $row = h2cbbr ] && cc=bbr
 	"$R" cc "$RD" $cc >/dev/null || echo "# cannot set congestion control $cc" >&2
-	case $row in usrsctp*) cc=sctp-standard ;; h3) cc=quic-cubic ;; esac # their own, over UDP
+	case $row in usrsctp*tuned) cc=sctp-standard-tuned ;; usrsctp*) cc=sctp-standard ;; h3) cc=quic-cubic ;; esac # their own, over UDP
 	b0=$(wire_bytes)
 	k0=$(recovery "$row")
 	c0=$(cpu_ticks "$spid")
@@ -292,6 +369,10 @@ run() {
 		local args=(--server "$IP" --port $PORT --wlog "n,$work/wlog.page" --timeout 120 --json
 			--verify-manifest "$work/manifest" --log "$base.hlog")
 		case $row in
+		usrsctpnt*tuned) args+=(--proto usrsctp-nt --port $PORTNTT --streams "$(tr -dc 0-9 <<<"$row")" --udp-port $U_CNTT
+			--udp-remote-port $U_SNTT --num-conns 1 --num-calls "$n_req" "${TUNE[@]}"); proto=sctp ;;
+		usrsctp*tuned) args+=(--proto usrsctp --port $PORTT --streams "$(tr -dc 0-9 <<<"$row")" --udp-port $U_CT
+			--udp-remote-port $U_ST --num-conns 1 --num-calls "$n_req" "${TUNE[@]}"); proto=sctp ;;
 		tcp1) args+=(--num-conns "$n_req" --num-calls 1); proto=http/1.1 ;;
 		tcppipe) args+=(--num-conns 1 --num-calls "$n_req" --max-piped-calls "$n_req"); proto=http/1.1 ;;
 		usrsctpnt*) args+=(--proto usrsctp-nt --port $PORTNT --streams "${row#usrsctpnt}" --udp-port $U_CNT
@@ -397,13 +478,26 @@ check $? "every run has a completion time from its per-request log${badt:+ (not:
 	first=${CELLS%% *}
 	echo "router NICs (after the first cell): $(grep '^nic' "$OUT/raw/${first//:/_}.stats1" 2>/dev/null | tr '\n' ';')"
 	echo "congestion control: TCP rows cubic on the namespaces' route (ip route congctl; host default $(cat /proc/sys/net/ipv4/tcp_congestion_control)), h2cbbr bbr; h3: ngtcp2's cubic (--cc=cubic, both ends); usrsctp: its standard (RFC 4960) control"
+	echo "tuned SCTP rows (${TUNE[*]} on both ends), as the servers' stacks held them (SIGUSR2): usrsctp $(grep -o 'rto_min=[0-9]* sack_delay=[0-9]* initial_cwnd=[0-9]*' "$work/httpd-t.log" 2>/dev/null | tail -1 || echo -), usrsctp-nt $(grep -o 'rto_min=[0-9]* sack_delay=[0-9]* initial_cwnd=[0-9]*' "$work/httpd-ntt.log" 2>/dev/null | tail -1 || echo -); untuned: $(grep -o 'rto_min=[0-9]* sack_delay=[0-9]* initial_cwnd=[0-9]*' "$work/httpd.log" 2>/dev/null | tail -1 || echo -)"
 	echo "completion time: first request's start to last response's end, from each client's own per-request log (httpload --log, h2load --log-file; gtlsclient: its submit and close lines stamped as they come)"
 	echo "versions: nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(h2load --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}\n' 'libusrsctp*' 2>/dev/null | head -n1), $(dpkg-query -W -f '${Package} ${Version}' ngtcp2-client 2>/dev/null), qemu $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }')"
 	echo "router checks: see fidelity.txt; cells: $(tr '\n' ';' <"$OUT/bound.txt")"
 	echo "run time: ${t_run} s"
+	echo "mode: $MODE"
 } >"$OUT/params.txt"
 analyse
-check $? "summarize.py: medians and bootstrap intervals (results.csv), report.md"
+check $? "summarize.py and report.py: medians and bootstrap intervals (results.csv), report.md"
+# provenance/: what a full run commits (test/experiments/run copies it to docs/results/06/):
+# every request's latency from each client's own log, a line each, gzipped; the router's counters
+P=$OUT/provenance
+mkdir -p "$P/raw" &&
+	cp "$OUT"/{samples,results,unshaped}.csv "$OUT"/{fidelity,bound,params}.txt "$OUT/page.sizes" "$P/" &&
+	cp "$OUT"/raw/*.stats[01] "$P/raw/" &&
+	for f in "$OUT"/raw/*.lat; do
+		b=$(basename "$f" .lat)
+		awk -v c="${b%%-page-*}" -v r="${b#*-page-}" '{ n = split(r, x, "-"); printf "%s,%s,%s,%d,%s\n", c, x[1], x[n], NR, $1 }' "$f"
+	done | { echo "cell,row,rep,request,latency_ms"; cat; } | gzip -9n >"$P/raw/requests.csv.gz"
+check $? "provenance/: the CSVs, params.txt, the router's counters and every request's latency (raw/requests.csv.gz)"
 
 echo "1..$n_tap"
 [ $failed = 0 ]

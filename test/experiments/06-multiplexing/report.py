@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS SUBSET: experiment
-06's report.md (a section of docs/results.md) on stdout, from results.csv. SUBSET: empty for the
-whole grid, else how the cells measured were picked (EXP06_CELLS, ...)."""
+"""report.py RESULTS UNSHAPED PAGE_SIZES NAME QUICK REPS SECONDS WHERE CELLS ROWS SUBSET [COMMIT [LAB]]:
+experiment 06's report.md (a section of docs/results.md) on stdout, from results.csv. SUBSET:
+empty for the whole grid, else how the cells measured were picked (EXP06_CELLS, ...). LAB: "v2"
+for lab v2 (labv2.sh: native endpoints, a router VM; its SCTP rows over usrsctp, the reference
+row usrsctp-nt with 100 streams where kernel SCTP's sctp100 is not there), else the VM lab."""
 import csv, os, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -13,12 +15,33 @@ LABEL = {
     "sctpintl": "SCTP, 100 streams, I-DATA + RR",
     "usrsctp100": "usrsctp, 100 streams", "tcp1": "HTTP/1.1, conn. per request",
     "tcp6": "HTTP/1.1, 6 conns.", "tcppipe": "HTTP/1.1 pipelined",
+    "h2cbbr": "HTTP/2 h2c, bbr (nginx)", "usrsctpnt100": "usrsctp-nt, 100 streams",
+    "usrsctpnt100tuned": "usrsctp-nt, 100 streams, tuned", "usrsctp100tuned": "usrsctp, 100 streams, tuned",
 }
+# the SCTP row the others are judged against: kernel SCTP with 100 streams, or on lab v2 (no
+# kernel SCTP there yet) usrsctp-nt with 100 streams (main() sets it from the rows)
+REF = "sctp100"
 GRID = ("10 Mbit/s x 10 and 50 ms and 1 Mbit/s x 50 ms, each x 0, 1 and 3 % loss, three "
         "runs a cell, every row; the page in every cell, 1 MiB + 100 x 4 KiB at 10 Mbit/s 10 ms, "
         "the fixed sizes there without loss")
 WORK = {"page": "page (100 objects, web mix)", "big": "1 MiB + 100 x 4 KiB",
         "f1024": "1 KiB x 100", "f16384": "16 KiB x 70", "f131072": "128 KiB x 10"}
+
+
+def key(r):
+    """a results.csv line's cell and workload: rate, delay, loss, workload, loss model, queue"""
+    return (float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]), r["workload"],
+            r.get("loss_model") or "random", r.get("queue") or "")
+
+
+def loss_words(model):
+    """" bursty (Gilbert, mean burst N)" for lab v2's geN loss model, "" for random loss"""
+    return " bursty (Gilbert, mean burst %s)" % model[2:] if model.startswith("ge") else ""
+
+
+def queue_words(queue):
+    """", queue 4 BDP" for lab v2's queue variant, "" for its 1 BDP default or no queue named"""
+    return ", queue %s BDP" % queue[:-3] if queue.endswith("bdp") and queue != "1bdp" else ""
 
 
 def verdict(a, b):
@@ -45,11 +68,11 @@ def why(p, keys, get, un):
     """The reasons, in plain words, as far as these runs show them: each sentence picked by
     what the runs measured, not by what the design predicts."""
     def f(k, row, col):
-        r = get.get(k[:4] + (row,))
+        r = get.get(k + (row,))
         return r[col] if r else None
 
     def vs(a, b, ks):
-        return [verdict(get[k[:4] + (a,)], get[k[:4] + (b,)]) for k in ks
+        return [verdict(get[k + (a,)], get[k + (b,)]) for k in ks
                 if f(k, a, "time_s") and f(k, b, "time_s")]
     clean = [k for k in keys if k[2] == 0]
     lossy = [k for k in keys if k[2] > 0]
@@ -113,13 +136,55 @@ def why(p, keys, get, un):
                    "kernel SCTP, its client and server busy %s %% of a CPU unshaped." % (
                        {"wins": "won against", "ties": "tied with", "loses": "lost to"}[v],
                        un.get("usrsctp100", {}).get("cpu_pct", "?")))
-    p("Why, as far as these runs show it: " + " ".join(out))
-    p()
+    if out:
+        p("Why, as far as these runs show it: " + " ".join(out))
+        p()
+
+
+def intro_v2(p, where, quick, subset, secs, reps):
+    """lab v2's setting, in place of the VM lab's"""
+    p("Lab v2 (issue 38; test/lab/router.sh): the client and the server are network namespaces "
+      "on the host, native programs, each on a TAP of a router VM (TCG) that holds the link: "
+      "netem delay and loss (random, or Gilbert-Elliott with the same mean where said) and a "
+      "rate limit with a queue of one bandwidth-delay product (four where said), per direction, "
+      "TAPs without vnet_hdr and guest GRO/GSO/TSO off, so that netem drops packets, not 64 KiB "
+      "superpackets; the router's counters checked in every cell (below). %s, %s, %s s of "
+      "measurements, %s run(s) a cell, rows interleaved (the median with its bootstrap 95 %% "
+      "interval; the min and max beside it). Every object is requested at once: HTTP/2 as "
+      "h2load's streams on one TCP connection (`-c 1 -m 100`; nginx h2c, TCP's cubic, and the "
+      "same with bbr), HTTP/3 by ngtcp2's gtlsclient against gtlsserver (`--cc=cubic` both ends), "
+      "SCTP as one association of sctphttpd with 100 streams over usrsctp (UDP encapsulation, "
+      "a userspace stack as QUIC is) in its own threads (usrsctp) or in the program's event "
+      "loop (usrsctp-nt), RFC 4960's congestion control; *tuned*: RTO min 200 ms, initial "
+      "window 10 packets, delayed SACK 40 ms (TCP's figures). HTTP/1.1 with a connection per "
+      "request where the rows name it. Kernel SCTP is not on lab v2 yet (its rows need a "
+      "kernel with SCTP: `make experiments-06vm` measures them in the VM lab)." % (
+          where, "quick mode" if quick == "1" else ("a subset of the grid" if subset else "full grid"),
+          secs, reps))
+
+
+def columns_v2(p):
+    """lab v2's columns: one completion time for every row"""
+    p("Columns: time to fetch the page (s), one definition for every row: from the first "
+      "request's start to the last response's end in the client's own per-request log "
+      "(httpload's `--log`, h2load's `--log-file`; gtlsclient has none: its debug lines for each "
+      "request's submit and its stream's close, stamped as they come), so no row pays its "
+      "process start or its connection set-up before the first request; per-request latency, "
+      "ms, median, p95 and p99; bytes on the wire (the client's interface, both ways); CPU "
+      "seconds of the client and the server. The last column marks a row whose unshaped rate "
+      "at the cell's delay is under 3x the link's: **CPU** where client and server together "
+      "were busy half a CPU or more, **RTT** otherwise. A cell is link-bound only when no row "
+      "carries a mark.")
 
 
 def main():
     res, unshaped, sizes, name, quick, reps, secs, where, cells, rows, subset = sys.argv[1:12]
     commit = sys.argv[12] if len(sys.argv) > 12 else "unknown"
+    lab = sys.argv[13] if len(sys.argv) > 13 else ""
+    global REF
+    order0 = rows.split()
+    REF = "sctp100" if "sctp100" in order0 or lab != "v2" else next(
+        (r for r in ("usrsctpnt100", "usrsctp100") if r in order0), "sctp100")
     rs = list(csv.DictReader(open(res)))
     un = list(csv.DictReader(open(unshaped)))
     page = [int(l.split()[1]) for l in open(sizes)]
@@ -134,7 +199,10 @@ def main():
                                         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                                         commit, subset, GRID))
         p()
-    p("Host b serves, host a fetches, over one emulated link (netem on both ends) %s, %s, %s s "
+    if lab == "v2":
+        intro_v2(p, where, quick, subset, secs, reps)
+    else:
+      p("Host b serves, host a fetches, over one emulated link (netem on both ends) %s, %s, %s s "
       "of measurements, %s run(s) a cell (the median; the time's min and max beside it). "
       "Every object of a workload is requested at once: HTTP/2 as h2load's streams on one "
       "TCP connection (`-c 1 -m 100`; nginx, cleartext h2c with prior knowledge and h2 over TLS "
@@ -153,11 +221,15 @@ def main():
       "page's composition in HTTP Archive's Web Almanac 2022 (about 2 MB over about 70 "
       "requests; images and JavaScript the bulk): an approximate reconstruction, by type "
       "log-normal around a median (test/experiments/06-multiplexing/objects.py), not HTTP "
-      "Archive's data. *1 MiB + 100 x 4 KiB*: one large object requested first, beside 100 "
-      "small ones. *fN*: one N-byte file fetched repeatedly, as in experiment 04." % (
-          len(page), sum(page), min(page), max(page)))
+      "Archive's data.%s" % (
+          len(page), sum(page), min(page), max(page),
+          "" if lab == "v2" else " *1 MiB + 100 x 4 KiB*: one large object requested first, beside "
+          "100 small ones. *fN*: one N-byte file fetched repeatedly, as in experiment 04."))
     p()
-    p("Columns: time to fetch the whole set (s; h2load's and httpload's own clock, gtlsclient's "
+    if lab == "v2":
+        columns_v2(p)
+    else:
+      p("Columns: time to fetch the whole set (s; h2load's and httpload's own clock, gtlsclient's "
       "last event since the connection's start); per-request latency from request to last "
       "byte, ms, median, p95 and p99 over every request of the run, from each client's own "
       "per-request log (h2load's `--log-file`, httpload's `--log`; gtlsclient has no such log: "
@@ -171,19 +243,19 @@ def main():
       "CPU or more there (the emulated CPU, not the link, sets the figure), **RTT** otherwise (round "
       "trips set it).")
     p()
-    keys = sorted({(float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]),
-                    r["workload"]) for r in rs})
-    get = {(float(r["link_mbit"]), int(r["one_way_delay_ms"]), float(r["loss_pct"]),
-            r["workload"], r["row"]): r for r in rs}
-    for (l, d, loss, w) in keys:
-        p("### %g Mbit/s, %d ms one-way, %g %% loss each way: %s" % (l, d, loss, WORK.get(w, w)))
+    keys = sorted({key(r) for r in rs})
+    get = {key(r) + (r["row"],): r for r in rs}
+    for (l, d, loss, w, model, queue) in keys:
+        p("### %g Mbit/s, %d ms one-way, %g %% loss%s each way%s: %s" % (
+            l, d, loss, loss_words(model), queue_words(queue), WORK.get(w, w)))
         p()
         p("| row | time s (95 %% CI of the median, %s runs) [min-max] | p50 / p95 / p99 ms | wire KB | CPU client / server s | |"
           % "/".join(sorted({r["reps"] for r in rs if (float(r["link_mbit"]), int(r["one_way_delay_ms"]),
-                                                       float(r["loss_pct"]), r["workload"]) == (l, d, loss, w)})))
+                                                       float(r["loss_pct"]), r["workload"], r.get("loss_model") or "random",
+                                                       r.get("queue") or "") == (l, d, loss, w, model, queue)})))
         p("|---|---|---|---|---|---|")
         for row in order:
-            r = get.get((l, d, loss, w, row))
+            r = get.get((l, d, loss, w, model, queue, row))
             if not r:
                 continue
             p95 = r["lat_p95_ms"]
@@ -194,7 +266,7 @@ def main():
                 r["lat_p99_ms"], int(r["wire_bytes"]) / 1000, r["client_cpu_s"],
                 r["server_cpu_s"], r["bound"].upper()))
         p()
-        if loss > 0 and w == keys[0][3]:
+        if loss > 0 and w == keys[0][3] and lab != "v2":
             tag = "%s-%dms-%gpct-%s" % ("%gmbit" % l, d, loss, w)
             p("![latency CDF, %g Mbit/s, %d ms, %g %% loss](results/%s-%s.png)" % (l, d, loss, name, tag))
             p()
@@ -202,45 +274,56 @@ def main():
     p("**Where SCTP streams win, tie and lose** (SCTP with 100 streams against h2c, h2 over TLS "
       "and HTTP/3, time to fetch the set: a win or a loss only where the bootstrap 95 %% "
       "intervals of the two medians do not overlap, each row with %d runs or more; overlapping "
-      "intervals are a tie, fewer runs are not judged):" % stats.MIN_RUNS)
+      "intervals are a tie, fewer runs are not judged):" % stats.MIN_RUNS
+      if REF == "sctp100" else
+      "**Where SCTP streams win, tie and lose** (%s against h2c, h2c with bbr and HTTP/3, time "
+      "to fetch the set: a win or a loss only where the bootstrap 95 %% intervals of the two "
+      "medians do not overlap, each row with %d runs or more; overlapping intervals are a tie, "
+      "fewer runs are not judged):" % (LABEL[REF], stats.MIN_RUNS))
     p()
     tally = {}
-    for (l, d, loss, w) in keys:
-        s = get.get((l, d, loss, w, "sctp100"))
+    others = ("h2c", "h2tls", "h3") if REF == "sctp100" else ("h2c", "h2cbbr", "h3")
+    for k in keys:
+        (l, d, loss, w, model, queue) = k
+        s = get.get(k + (REF,))
         if not s:
             continue
-        for o in ("h2c", "h2tls", "h3"):
-            r = get.get((l, d, loss, w, o))
+        for o in others:
+            r = get.get(k + (o,))
             if r:
                 v = verdict(s, r).split()[0]
                 tally.setdefault((o, loss > 0), {}).setdefault(v, 0)
                 tally[(o, loss > 0)][v] += 1
         parts = []
-        for o in ("h2c", "h2tls", "h3"):
-            r = get.get((l, d, loss, w, o))
+        for o in others:
+            r = get.get(k + (o,))
             if r:
                 parts.append("%s %s (%s s against %s s%s)" % (
                     verdict(s, r), LABEL[o],
                     s["time_s"], r["time_s"],
                     "; %s bound by %s" % (o, r["bound"].upper()) if r["bound"] else ""))
-        p("- %g Mbit/s, %d ms, %g %% loss, %s: SCTP%s %s." % (
-            l, d, loss, w, " (bound by %s)" % s["bound"].upper() if s["bound"] else "",
+        p("- %g Mbit/s, %d ms, %g %% loss%s%s, %s: SCTP%s %s." % (
+            l, d, loss, loss_words(model), queue_words(queue), w, " (bound by %s)" % s["bound"].upper() if s["bound"] else "",
             "; ".join(parts)))
     p()
     # the other pairs a reader asks about: SCTP's own answer to HOL blocking behind a large
     # message (I-DATA and round-robin), userspace SCTP (as QUIC is userspace), HTTP/3 vs h2
-    pairs = (("sctpintl", "sctp100"), ("usrsctp100", "sctp100"), ("h3", "h2tls"), ("sctp100", "tcppipe"))
+    pairs = (("sctpintl", "sctp100"), ("usrsctp100", "sctp100"), ("h3", "h2tls"), ("sctp100", "tcppipe"),
+             ("usrsctp100", "usrsctpnt100"), ("usrsctpnt100tuned", "usrsctpnt100"),
+             ("usrsctp100tuned", "usrsctp100"), ("h2cbbr", "h2c"), ("h3", "h2c"))
     lines = []
-    for (l, d, loss, w) in keys:
+    for k in keys:
+        (l, d, loss, w, model, queue) = k
         parts = []
         for a, b in pairs:
-            ra, rb = get.get((l, d, loss, w, a)), get.get((l, d, loss, w, b))
+            ra, rb = get.get(k + (a,)), get.get(k + (b,))
             if ra and rb:
                 parts.append("%s %s %s (%s s, %s s; p99 %s ms, %s ms)" % (
                     LABEL[a], verdict(ra, rb), LABEL[b],
                     ra["time_s"], rb["time_s"], ra["lat_p99_ms"], rb["lat_p99_ms"]))
         if parts:
-            lines.append("- %g Mbit/s, %d ms, %g %% loss, %s: %s." % (l, d, loss, w, "; ".join(parts)))
+            lines.append("- %g Mbit/s, %d ms, %g %% loss%s%s, %s: %s." % (
+                l, d, loss, loss_words(model), queue_words(queue), w, "; ".join(parts)))
     if lines:
         p("Other pairs (time to fetch the set, then each one's p99 latency):")
         p()
@@ -248,22 +331,37 @@ def main():
             p(x)
         p()
     if tally:
-        p("In sum (cells x workloads, SCTP with 100 streams against each): " + "; ".join(
+        p("In sum (cells x workloads, %s against each): " % ("SCTP with 100 streams" if REF == "sctp100" else LABEL[REF]) + "; ".join(
             "%s %s: %s" % (LABEL[o], "under loss" if lossy else "without loss", ", ".join(
                 "%s %d" % (v.replace("wins", "SCTP wins").replace("ties", "ties").replace(
                     "loses", "SCTP loses").replace("not", "not judged"), n) for v, n in sorted(c.items())))
             for (o, lossy), c in sorted(tally.items())) + ".")
         p()
     tails = []
-    for (l, d, loss, w) in keys:
-        s, h = get.get((l, d, loss, w, "sctp100")), get.get((l, d, loss, w, "h2c"))
+    for k in keys:
+        (l, d, loss, w, model, queue) = k
+        s, h = get.get(k + (REF,)), get.get(k + ("h2c",))
         if loss > 0 and s and h and "-" not in (s["lat_p99_ms"], h["lat_p99_ms"]):
-            tails.append("%g Mbit/s %d ms %g %% %s: SCTP %s ms, h2c %s ms" % (
-                l, d, loss, w, s["lat_p99_ms"], h["lat_p99_ms"]))
+            tails.append("%g Mbit/s %d ms %g %%%s%s %s: SCTP %s ms, h2c %s ms" % (
+                l, d, loss, loss_words(model), queue_words(queue), w, s["lat_p99_ms"], h["lat_p99_ms"]))
     if tails:
-        p("Tail latency under loss (p99, SCTP with 100 streams against h2c): " + "; ".join(tails) + ".")
+        p("Tail latency under loss (p99, %s against h2c): " % LABEL[REF] + "; ".join(tails) + ".")
         p()
     why(p, keys, get, {u["row"]: u for u in un})
+    if lab == "v2":
+        p("**Unshaped rates** (the page over each cell's delay only, no rate limit, no loss; "
+          "Mbit/s of objects, and client and server's CPU share together): " + "; ".join(
+              "%s ms: %s" % (d, ", ".join("%s %s (%s %%)" % (LABEL.get(u["row"], u["row"]), u["mbit"], u["cpu_pct"])
+                                          for u in un if u["one_way_delay_ms"] == d))
+              for d in sorted({u["one_way_delay_ms"] for u in un}, key=float)) + ".")
+        p()
+        p("Raw data: `samples.csv` (every run), `results.csv` (medians and intervals), "
+          "`unshaped.csv`, `fidelity.txt`, `params.txt` and `raw/` (each request and the router's "
+          "counters) in docs/results/06/ for a full run (`test/experiments/run --reanalyse 06` "
+          "makes this section again from them).%s" % (
+              " Quick mode: %d cell(s) (%s), one run each; not the results section." % (
+                  len(cells.split()), cells.strip()) if quick == "1" else ""))
+        return
     p("**Unshaped rates** (the page over the link's delay only, no rate limit, no loss; Mbit/s "
       "of objects, and client and server's CPU share together): " + ", ".join("%s %s (%s %%)" % (
           LABEL.get(u["row"], u["row"]), u["mbit"], u["cpu_pct"]) for u in un)

@@ -1,0 +1,39 @@
+#!/bin/sh
+# exp06-reanalyse.sh: `test/experiments/run --reanalyse 06` makes experiment 06's section again
+# from a run's raw data alone (what a full run commits to docs/results/06/: the CSVs,
+# fidelity.txt, bound.txt, params.txt, page.sizes, raw/ and run.meta), without root, a router
+# or a measurement: on a copy of a real quick run of lab v2 (test/experiments/06-multiplexing/
+# testrun/, two cells, six rows), report.md comes out byte for byte as the run wrote it, the
+# router's checks judged as then, run.meta says reanalysed, docs/ untouched (--out); a planted
+# change in the raw data shows in the section (it is read, not copied). TAP.
+. "$(dirname "$0")/../lib.sh"
+run=$top_srcdir/test/experiments/run
+fix=$top_srcdir/test/experiments/06-multiplexing/testrun
+scratch exp06-reanalyse
+mkdir -p "$tmp/o/06-multiplexing"
+cp -a "$fix/." "$tmp/o/06-multiplexing/"
+cp "$fix/report.md" "$tmp/want.md"
+rm "$tmp/o/06-multiplexing/report.md"
+before=$(cd "$top_srcdir" && git status --porcelain docs 2>/dev/null | md5sum)
+"$run" --reanalyse --out "$tmp/o" 06 >"$tmp/a.out" 2>&1
+rc=$?
+after=$(cd "$top_srcdir" && git status --porcelain docs 2>/dev/null | md5sum)
+[ $rc = 0 ] && grep -q '^ok .*06-multiplexing: reanalysed ' "$tmp/a.out"
+ok $? "--reanalyse 06 on a copy of a quick run: exit $rc" || sed 's/^/# /' "$tmp/a.out" | tail -20
+cmp -s "$tmp/want.md" "$tmp/o/06-multiplexing/report.md"
+ok $? "report.md byte for byte as the measured run wrote it ($(wc -l <"$tmp/want.md") lines)" ||
+	diff "$tmp/want.md" "$tmp/o/06-multiplexing/report.md" | head -20 | sed 's/^/# /'
+n=$(grep -c '^ok .*06-multiplexing: 10mbit:.*loss: [0-9]* of [0-9]* packets' "$tmp/a.out")
+[ "$n" = 4 ]
+ok $? "the router's loss checks judged as then: 4 (2 cells x 2 directions), got $n"
+grep -q '^06-multiplexing|quick, reanalysed [0-9-]* [0-9:]* UTC|native|' "$tmp/o/06-multiplexing/run.meta" && [ "$before" = "$after" ]
+ok $? "run.meta says reanalysed ($(cut -d'|' -f2 "$tmp/o/06-multiplexing/run.meta")), docs/ untouched"
+
+# a planted time (h2c's run at 10 Mbit/s 10 ms: 1.234 s) in samples.csv shows in the section
+awk -F, 'BEGIN { OFS = "," } $1 == 10 && $2 == 10 && $5 == "h2c" { $10 = "1.234" } { print }' \
+	"$fix/samples.csv" >"$tmp/o/06-multiplexing/samples.csv"
+"$run" --reanalyse --out "$tmp/o" 06 >"$tmp/b.out" 2>&1
+grep -q '^| HTTP/2 h2c (nginx) | 1.234 (1.234-1.234) \[1.234-1.234\] |' "$tmp/o/06-multiplexing/report.md"
+ok $? "a planted h2c time (1.234 s) in samples.csv: in the section's table" ||
+	grep '^| HTTP/2 h2c (nginx)' "$tmp/o/06-multiplexing/report.md" | sed 's/^/# /'
+done_testing
