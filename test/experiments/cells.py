@@ -15,6 +15,12 @@ cells that go the wrong way.
       stats.MIN_RUNS runs and their intervals do not overlap (beyond the noise), "unjudged" when
       either has fewer runs (a single run's wrong way says nothing). Overlapping intervals: not
       printed (noise).
+  cells.py netem LOSS_PCT PKTS BYTES DROPPED [MTU]
+      One netem's counters over a cell (tc -s: packets and bytes sent, packets dropped) against
+      the loss it was set to: no superpackets (bytes per packet sent at most MTU + 14, 1500 by
+      default: offloads off), and its drops within the binomial 99 % interval of the nominal
+      loss over the packets offered (test/lab/fidelity.py's binom_interval, imported); fewer
+      than 5 drops expected: not judged. Prints "ok|not ok|unjudged: TEXT"; exit 1 on not ok.
 """
 import csv
 import os
@@ -22,6 +28,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "06-multiplexing"))
 import stats  # noqa: E402  (06's, imported from where it is)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab"))
+import fidelity  # noqa: E402  (lab v2's, imported from where it is)
 
 
 class BadInput(Exception):
@@ -73,6 +82,26 @@ def wrong_way(cells, direction, min_runs=stats.MIN_RUNS):
     return out
 
 
+def netem_check(loss_pct, pkts, nbytes, dropped, mtu=1500):
+    """-> (verdict "ok"|"not ok"|"unjudged", text)."""
+    if min(loss_pct, pkts, nbytes, dropped) < 0:
+        raise BadInput("negative counter or loss")
+    if pkts == 0:
+        return "unjudged", "netem sent nothing"
+    per = nbytes / pkts
+    if per > mtu + 14:
+        return "not ok", ("superpackets: %.0f bytes per packet sent > %d (offloads on: netem drew its loss "
+                          "once per superpacket)" % (per, mtu + 14))
+    n = pkts + dropped
+    p = loss_pct / 100.0
+    if n * p < 5:
+        return "unjudged", "%d of %d packets dropped (%.1f expected at %g %%: too few to judge)" % (dropped, n, n * p, loss_pct)
+    lo, hi = fidelity.binom_interval(n, p, 0.99)
+    text = "%d of %d packets dropped (%.3f %%), binomial 99 %% interval at %g %%: %d..%d; %.0f bytes a packet" % (
+        dropped, n, 100.0 * dropped / n, loss_pct, lo, hi, per)
+    return ("ok" if lo <= dropped <= hi else "not ok"), text
+
+
 def fmt(x):
     return ("%.1f" % x) if abs(x) < 100 else ("%.0f" % x)
 
@@ -99,6 +128,13 @@ def _read(path):
 
 def main(argv):
     try:
+        if len(argv) >= 2 and argv[1] == "netem":
+            if len(argv) not in (6, 7):
+                raise BadInput("usage: cells.py netem LOSS_PCT PKTS BYTES DROPPED [MTU]")
+            a = [float(x) for x in argv[2:]]
+            v, text = netem_check(*a[:4], mtu=a[4] if len(a) > 4 else 1500)
+            print("%s: %s" % (v, text))
+            return 1 if v == "not ok" else 0
         if len(argv) < 3 or argv[1] not in ("summarize", "wrongway"):
             raise BadInput("usage: cells.py summarize|wrongway FILE OPTIONS (see its docstring)")
         cols, rows = _read(argv[2])
