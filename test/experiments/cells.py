@@ -2,11 +2,12 @@
 """test/experiments/cells.py: repeated cells of experiments 01-05: medians, intervals, and the
 cells that go the wrong way.
 
-  cells.py summarize RAW.csv --keys K1,K2,... --value COL [--error COL]
+  cells.py summarize RAW.csv --keys K1,K2,... --value COL [--error COL] [--also COL,...]
       RAW.csv: one line per run (a header; a run whose --error column is not empty, or whose
       value is empty, is left out). Prints CSV: the keys, n, median, lo, hi (the bootstrap 95 %
       interval of the median: experiment 06's stats.py, imported from where it is), one line per
-      cell in the order the cells first appear.
+      cell in the order the cells first appear; --also: then the median of each of those columns
+      over the same runs (counters, say; %g).
   cells.py wrongway SUMMARY.csv --row K1,K2,... --axis COL --dir-col COL --down V,... --up V,...
       SUMMARY.csv: summarize's output. Along the axis (a number: loss, say) each row's cells
       should go one way: down for rows whose --dir-col is in --down (throughput falls as loss
@@ -21,6 +22,9 @@ cells that go the wrong way.
       default: offloads off), and its drops within the binomial 99 % interval of the nominal
       loss over the packets offered (test/lab/fidelity.py's binom_interval, imported); fewer
       than 5 drops expected: not judged. Prints "ok|not ok|unjudged: TEXT"; exit 1 on not ok.
+  cells.py netemcsv FILE.csv [MTU]
+      The same for every line of FILE.csv (columns loss_pct, pkts, bytes, dropped, and any
+      others, which name the line): "LABEL: VERDICT: TEXT" a line; exit 1 if any is not ok.
 """
 import csv
 import os
@@ -37,9 +41,11 @@ class BadInput(Exception):
     pass
 
 
-def summarize(rows, keys, value, error=None):
-    """rows: dicts -> list of (key tuple, n, median, lo, hi); runs without a value left out."""
+def summarize(rows, keys, value, error=None, also=()):
+    """rows: dicts -> list of (key tuple, n, median, lo, hi[, medians of also]); runs without a
+    value left out."""
     cells = {}
+    extra = {}
     for r in rows:
         if error and (r.get(error) or "").strip():
             continue
@@ -52,10 +58,18 @@ def summarize(rows, keys, value, error=None):
             raise BadInput("not a number in %s: %r" % (value, v))
         k = tuple(r.get(c, "") for c in keys)
         cells.setdefault(k, []).append(x)
+        for c in also:
+            a = (r.get(c) or "").strip()
+            if a not in ("", "-"):
+                try:
+                    extra.setdefault((k, c), []).append(float(a))
+                except ValueError:
+                    raise BadInput("not a number in %s: %r" % (c, a))
     out = []
     for k, xs in cells.items():
         lo, hi = stats.bootstrap_ci(xs)
-        out.append((k, len(xs), stats.median(xs), lo, hi))
+        more = tuple(stats.median(extra[(k, c)]) if (k, c) in extra else None for c in also)
+        out.append((k, len(xs), stats.median(xs), lo, hi) + more)
     return out
 
 
@@ -135,19 +149,35 @@ def main(argv):
             v, text = netem_check(*a[:4], mtu=a[4] if len(a) > 4 else 1500)
             print("%s: %s" % (v, text))
             return 1 if v == "not ok" else 0
+        if len(argv) >= 3 and argv[1] == "netemcsv":
+            cols, rows = _read(argv[2])
+            for c in ("loss_pct", "pkts", "bytes", "dropped"):
+                if c not in cols:
+                    raise BadInput("%s: no column %r" % (argv[2], c))
+            mtu = float(argv[3]) if len(argv) > 3 else 1500
+            bad = 0
+            for r in rows:
+                v, text = netem_check(float(r["loss_pct"]), float(r["pkts"]), float(r["bytes"]),
+                                      float(r["dropped"]), mtu=mtu)
+                bad += v == "not ok"
+                label = " ".join(r[c] for c in cols if c not in ("pkts", "bytes", "dropped"))
+                print("%s: %s: %s" % (label, v, text))
+            return 1 if bad else 0
         if len(argv) < 3 or argv[1] not in ("summarize", "wrongway"):
             raise BadInput("usage: cells.py summarize|wrongway FILE OPTIONS (see its docstring)")
         cols, rows = _read(argv[2])
         w = csv.writer(sys.stdout, lineterminator="\n")
         if argv[1] == "summarize":
-            o = _opts(argv[3:], ("keys", "value", "error"))
+            o = _opts(argv[3:], ("keys", "value", "error", "also"))
             keys = o.get("keys", "").split(",")
-            for c in keys + [o.get("value", "")] + ([o["error"]] if "error" in o else []):
+            also = [c for c in o.get("also", "").split(",") if c]
+            for c in keys + [o.get("value", "")] + ([o["error"]] if "error" in o else []) + also:
                 if c not in cols:
                     raise BadInput("%s: no column %r" % (argv[2], c))
-            w.writerow(keys + ["n", "median", "lo", "hi"])
-            for k, n, m, lo, hi in summarize(rows, keys, o["value"], o.get("error")):
-                w.writerow(list(k) + [n, repr(m), repr(lo), repr(hi)])
+            w.writerow(keys + ["n", "median", "lo", "hi"] + also)
+            for c in summarize(rows, keys, o["value"], o.get("error"), also):
+                w.writerow(list(c[0]) + [c[1], repr(c[2]), repr(c[3]), repr(c[4])]
+                           + ["" if x is None else "%g" % x for x in c[5:]])
             return 0
         o = _opts(argv[3:], ("row", "axis", "dir-col", "down", "up"))
         row = o.get("row", "").split(",")

@@ -174,3 +174,31 @@ exp_netem_stats() {
 		     on && /Sent/ { gsub(/[(),]/, " "); for (i = 1; i <= NF; i++) { if ($i == "Sent") b = $(i+1); if ($i == "pkt") p = $(i-1); if ($i == "dropped") d = $(i+1) } }
 		     END { print p + 0, b + 0, d + 0 }'
 }
+
+# exp_gt KEY_A KEY_B [FACTOR]: whether cell A is above FACTOR (1) times cell B, from the global
+# arrays R (median), L, H (the interval) and N (runs) an experiment fills from cells.py: with at
+# least 5 runs each only where A's interval lies above B's (L[A] > FACTOR x H[B]: a ranking holds
+# only where the intervals say so), with fewer by the medians (the quick mode's single runs).
+# $EXP_HOW says how it was judged, for the check's text.
+exp_gt() {
+	local a=$1 b=$2 f=${3:-1}
+	if awk_test 'x >= 5 && y >= 5' x="${N[$a]:-0}" y="${N[$b]:-0}"; then
+		EXP_HOW="intervals [$(fmt "${L[$a]:-}")-$(fmt "${H[$a]:-}")] and [$(fmt "${L[$b]:-}")-$(fmt "${H[$b]:-}")], ${N[$a]} and ${N[$b]} runs"
+		awk_test 'lo > f * hi' lo="${L[$a]:-}" hi="${H[$b]:-}" f="$f"
+	else
+		EXP_HOW="medians of ${N[$a]:-0} and ${N[$b]:-0} runs, not judged by intervals"
+		awk_test 'a > f * b' a="${R[$a]:-}" b="${R[$b]:-}" f="$f"
+	fi
+}
+
+# exp_ci KEY [DECIMALS]: "median [lo-hi]" of a cell for a table (the median alone with 1 run)
+exp_ci() {
+	local k=$1 d=${2:-0}
+	if [ -z "${R[$k]:-}" ]; then
+		echo -
+	elif [ "${N[$k]:-0}" -gt 1 ]; then
+		echo "$(fmt "${R[$k]}" "$d") [$(fmt "${L[$k]}" "$d")-$(fmt "${H[$k]}" "$d")]"
+	else
+		fmt "${R[$k]}" "$d"
+	fi
+}
