@@ -75,9 +75,10 @@ def cells(rows):
 
 
 def number(row, col):
+    """A cell's median: its first number ("4321.5 [4100-4400] ‡": 4321.5)."""
     try:
-        return float(row[col])
-    except (KeyError, ValueError):
+        return float(row[col].split()[0])
+    except (KeyError, ValueError, IndexError):
         return None
 
 

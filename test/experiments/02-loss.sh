@@ -116,7 +116,7 @@ errors=$(awk -F, 'NR > 1 && $12 != ""' "$raw")
 check $? "every measurement worked${errors:+ (failed: $(echo "$errors" | cut -d, -f1-5,12 | tr '\n' ' '))}"
 
 # netem's counters per cell and end: no superpackets (offloads off), loss as set
-python3 "$CELLS" netemcsv "$nraw" >"$EXP_OUT/netem-check.txt"
+"$EXP_PY" "$CELLS" netemcsv "$nraw" >"$EXP_OUT/netem-check.txt"
 check $? "netem drew its loss per wire packet as set, in every cell and direction (no superpackets; drops within the binomial 99 % interval; $(grep -c ': not ok: ' "$EXP_OUT/netem-check.txt") not)"
 grep ': not ok: ' "$EXP_OUT/netem-check.txt" | sed 's/^/# netem /'
 
@@ -138,14 +138,14 @@ paper_at() { # RATE VARIANT TEST LOSS
 # counters as medians of the runs
 declare -A R L H N M RT TO CPU
 keys=rate,loss_pct,test,protocol
-python3 "$CELLS" summarize "$raw" --keys $keys --value value --error error \
+"$EXP_PY" "$CELLS" summarize "$raw" --keys $keys --value value --error error \
 	--also p50_us,retrans,timeouts,cpu_pct >"$EXP_OUT/cells.csv"
 while IFS=, read -r rate loss test proto n med lo hi p50 rt to cpu; do
 	k=$rate,$loss,$proto,$test
 	R[$k]=$med L[$k]=$lo H[$k]=$hi N[$k]=$n M[$k]=$p50 RT[$k]=$rt TO[$k]=$to CPU[$k]=$cpu
 done < <(tail -n +2 "$EXP_OUT/cells.csv")
 # the cells that go against their lower-loss neighbour (throughput up, latency down with loss)
-python3 "$CELLS" wrongway "$EXP_OUT/cells.csv" --row rate,test,protocol --axis loss_pct --dir-col test \
+"$EXP_PY" "$CELLS" wrongway "$EXP_OUT/cells.csv" --row rate,test,protocol --axis loss_pct --dir-col test \
 	--down throughput --up latency >"$EXP_OUT/wrongway.csv"
 res=$EXP_OUT/results.csv
 {

@@ -122,6 +122,9 @@ exp_kill() {
 : "${EXP_REPS:=$([ "$QUICK" = 1 ] && echo 1 || echo 5)}"
 [[ $EXP_REPS =~ ^[1-9][0-9]*$ ]] || { ok 1 "EXP_REPS='$EXP_REPS': a number of runs >= 1"; exit 1; }
 CELLS=$EXP_ROOT/test/experiments/cells.py
+# the system python (in the VM a pyenv shim in PATH is slow under TCG: test/vm/README.md)
+EXP_PY=/usr/bin/python3
+[ -x "$EXP_PY" ] || EXP_PY=python3
 
 # exp_measuring: true on a measured run (raw/ made); with EXP_REANALYSE=1 (test/experiments/run
 # --reanalyse) false, after loading the scalars the measured run saved (raw/measure.sh, exp_save):
