@@ -167,7 +167,7 @@ exp_counters() {
 # exp_counters_delta BEFORE AFTER: "RETRANS,TIMEOUTS,CPU_PCT" between two exp_counters
 exp_counters_delta() {
 	awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[4] - x[4]
-		printf "%d,%d,%s\n", y[1] - x[1], y[2] - x[2], t > 0 ? sprintf("%.0f", 100 * (y[3] - x[3]) / t) : "" }'
+		printf "%d,%d,%s\n", y[1] - x[1], y[2] - x[2], (t > 0 ? sprintf("%.0f", 100 * (y[3] - x[3]) / t) : "") }'
 }
 
 # exp_netem_stats NS DEV: "PKTS BYTES DROPPED" of the netem on DEV since it was set (lab_link)

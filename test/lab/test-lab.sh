@@ -52,7 +52,17 @@ shaped=$(lab_a iperf3 -c "$LAB_B_IP" -p "$port" -t 2 -f m 2>&1 |
 in_range "${shaped:-0}" 14 21
 ok $? "after it the link is shaped again (${shaped:-none} Mbit/s at 20mbit)"
 
+# offloads off (issue 31): netem on the sending end saw wire-sized packets during the iperf3
+# runs above (no 64 KiB GSO superpackets, whose loss netem would draw once), and both ends say so
+read -r npk nby < <(lab_a tc -s qdisc show dev eth0 | awk '/Sent/ { print $4, $2; exit }')
+awk -v p="${npk:-0}" -v b="${nby:-0}" 'BEGIN { exit !(p > 1000 && b / p <= 1514) }'
+ok $? "netem on a's eth0: $npk packets, $(awk -v p="${npk:-0}" -v b="${nby:-0}" 'BEGIN { printf "%.0f", p ? b / p : 0 }') bytes a packet after bulk TCP (<= 1514: offloads off)"
+lab_a ip -d link show dev eth0 | grep -q 'gso_max_segs 1 .*gro_max_size 0\|gro_max_size 0 .*gso_max_segs 1' &&
+	lab_b ip -d link show dev eth0 | grep -q 'gso_max_segs 1 .*gro_max_size 0\|gro_max_size 0 .*gso_max_segs 1'
+ok $? "both ends: gso_max_segs 1, gro_max_size 0" || lab_a ip -d link show dev eth0 | sed 's/^/# /'
 lab_record
+grep -q '^offloads: gso_max_segs 1, gro_max_size 0' "$LAB_OUT/params.txt"
+ok $? "params.txt records the offloads ($(sed -n 's/^offloads: //p' "$LAB_OUT/params.txt"))"
 grep -q "^kernel: $(uname -r)" "$LAB_OUT/params.txt" && grep -q '^topology: two_hosts' "$LAB_OUT/params.txt" &&
 	grep -q 'rate=20mbit' "$LAB_OUT/params.txt" && grep -q '^usrsctp: ' "$LAB_OUT/params.txt"
 ok $? "lab_record writes params.txt (topology, parameters, kernel, versions)"
