@@ -7,7 +7,7 @@ cells that go the wrong way.
       value is empty, is left out). Prints CSV: the keys, n, median, lo, hi (the bootstrap 95 %
       interval of the median: experiment 06's stats.py, imported from where it is), one line per
       cell in the order the cells first appear; --also: then the median of each of those columns
-      over the same runs (counters, say; %g).
+      over the same runs (counters, say).
   cells.py wrongway SUMMARY.csv --row K1,K2,... --axis COL --dir-col COL --down V,... --up V,...
       SUMMARY.csv: summarize's output. Along the axis (a number: loss, say) each row's cells
       should go one way: down for rows whose --dir-col is in --down (throughput falls as loss
@@ -177,7 +177,7 @@ def main(argv):
             w.writerow(keys + ["n", "median", "lo", "hi"] + also)
             for c in summarize(rows, keys, o["value"], o.get("error"), also):
                 w.writerow(list(c[0]) + [c[1], repr(c[2]), repr(c[3]), repr(c[4])]
-                           + ["" if x is None else "%g" % x for x in c[5:]])
+                           + ["" if x is None else ("%d" % x if x == int(x) else "%.6g" % x) for x in c[5:]])
             return 0
         o = _opts(argv[3:], ("row", "axis", "dir-col", "down", "up"))
         row = o.get("row", "").split(",")
