@@ -266,9 +266,17 @@ again=$(awk -F, '$2 == "tcpm-again" { print $4 }' "$raw") first=$(val tcpm 100 t
 steady=$(awk -v a="$first" -v b="$again" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 
 # --- report ---
-cell() { # ours (paper)
-	local o p
+# CI[protocol,size,test]: "LO HI", each cell's bootstrap 95 % interval (cells.csv), with 2 runs or more
+declare -A CI
+while IFS=, read -r test proto size _ n _ lo hi _; do
+	[ "$n" -gt 1 ] && CI[$proto,$size,$test]="$lo $hi"
+done < <(tail -n +2 "$EXP_OUT/cells.csv")
+cell() { # ours [its interval] (paper)
+	local o p t=throughput ci
+	case $3 in latency*) t=latency ;; esac
 	o=$(fmt "$(val "$1" "$2" "$3")" "$4")
+	ci=${CI[$1,$2,$t]:-}
+	[ -z "$ci" ] || [ "$o" = - ] || o="$o [$(fmt "${ci% *}" "$4")-$(fmt "${ci#* }" "$4")]"
 	p=$(val "$1" "$2" "paper_$5")
 	if [ -n "$p" ]; then echo "$o ($(fmt "$p" "$4"))"; else echo "$o"; fi
 }
@@ -288,8 +296,8 @@ rel() { # ours relative to TCPM at the same size, and the paper's
 	echo "(paper's)**. v.2 of the one-to-many style is ours: every message sent unordered (the"
 	echo "paper's second variant is not described in our reference)."
 	if [ "$EXP_REPS" -gt 1 ]; then
-		echo "Ours is the median of $EXP_REPS runs a cell, the rows in turn within each run; each cell's"
-		echo "bootstrap 95 % interval is in \`cells.csv\` (its runs in \`raw/runs.csv\`)."
+		echo "Ours is the median of $EXP_REPS runs a cell, the rows in turn within each run, with its"
+		echo "bootstrap 95 % interval in brackets (\`cells.csv\`; its runs in \`raw/runs.csv\`)."
 	else
 		echo "Ours is one run a cell (quick mode): no interval."
 	fi

@@ -57,8 +57,8 @@ grep -q "^tcp,100,76000.0," "$d/results.csv"
 ok $? "results.csv: tcp at 100 B the median of its 5 runs (76000 kbit/s)" || grep '^tcp,100,' "$d/results.csv" | sed 's/^/# /'
 awk -F, '$1 == "throughput" && $2 == "tcp" && $3 == 100 { exit !($5 == 5 && $7 < $6 && $6 < $8) }' "$d/cells.csv"
 ok $? "cells.csv: its 5 runs and an interval around the median"
-grep -q 'Ours is the median of 5 runs a cell' "$d/report.md" && grep -q '9.9.9-test' "$d/report.md" && ! grep -q "$(uname -r)" "$d/report.md"
-ok $? "the report says 5 runs a cell, its kernel the run's, none of this machine's"
+grep -q "Ours is the median of 5 runs a cell" "$d/report.md" && grep -q "^| TCP | .* | 76000 \[[0-9]*-[0-9]*\] (115320) |" "$d/report.md" && grep -q '9.9.9-test' "$d/report.md" && ! grep -q "$(uname -r)" "$d/report.md"
+ok $? "the report says 5 runs a cell, its tables give each median with its interval (TCP at 100 B: 76000 [lo-hi]), its kernel the run's, none of this machine's"
 cp "$d/report.md" "$tmp/r1" && cp "$d/results.csv" "$tmp/c1" && cp "$d/cells.csv" "$tmp/e1"
 "$run" --reanalyse --out "$tmp/o" 01 >"$tmp/b.out" 2>&1
 cmp -s "$d/report.md" "$tmp/r1" && cmp -s "$d/results.csv" "$tmp/c1" && cmp -s "$d/cells.csv" "$tmp/e1"
