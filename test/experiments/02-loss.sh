@@ -43,12 +43,15 @@ measure() {
 		[ -n "$d" ] && [ "$d" != 0 ] || continue
 		pin=()
 		[ $test = latency ] && pin=(taskset -c 0)
-		c0=$(exp_counters)
+		# (the counters explain flagged cells, which need 2 runs or more: the quick mode's
+		# single runs go without them, its time as it was)
+		c0= c1=
+		[ "$EXP_REPS" = 1 ] || c0=$(exp_counters)
 		lab_a "${pin[@]}" "$MSGPERF" client -q --csv -t $type -a "$LAB_B_IP:$port" -s $SIZE -T $test -d "$d" "${opts[@]}" 2>&1 |
 			awk -F, -v OFS=, -v v="$v" -v t=$test -v s=$SIZE 'NR > 1 && NF >= 9 { print $1, v, $3, $4, $5, $6, $7, $8, $9; n++ }
 				END { if (!n) print t "," v "," s ",,,,,,no result" }' >"$EXP_OUT/raw/one"
-		c1=$(exp_counters)
-		sed "s/\$/,$(exp_counters_delta "$c0" "$c1")/" "$EXP_OUT/raw/one"
+		[ -z "$c0" ] || c1=$(exp_counters)
+		sed "s/\$/,$([ -n "$c0" ] && exp_counters_delta "$c0" "$c1" || echo ,,)/" "$EXP_OUT/raw/one"
 	done
 	rm -f "$EXP_OUT/raw/one"
 	exp_kill "$spid"
