@@ -75,9 +75,10 @@ def cells(rows):
 
 
 def number(row, col):
+    """A cell's median: its first number ("4321.5 [4100-4400] ‡": 4321.5)."""
     try:
-        return float(row[col])
-    except (KeyError, ValueError):
+        return float(row[col].split()[0])
+    except (KeyError, ValueError, IndexError):
         return None
 
 
@@ -129,6 +130,10 @@ def eval04(text):
         lines.append('Table: Experiment 4, %s {#tab-results-%d}' % (heading, i + 1))
         lines.append('')
         said.append(shapes(heading, rows))
+    if '‡' in body.split('**Bound check')[0]:
+        said.append('A cell marked ‡ is one the bound check could not clear: its row\'s own '
+                    'unshaped rate at that link\'s delay is less than 3x it, so it may measure the '
+                    'CPU rather than the protocol.')
     lines += [' '.join(said), '']
     return '\n'.join(lines)
 

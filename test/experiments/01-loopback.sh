@@ -4,6 +4,7 @@
 # check. Run by test/experiments/run (natively, or in the VM with one vCPU).
 # vm-smp: 1
 # hosts: a (test/experiments/run --hosts: the loopback of host a)
+# reanalyse: yes (test/experiments/run --reanalyse 01: medians, checks, figures and report again from raw/)
 # (One vCPU: under TCG a wake-up across two emulated CPUs costs milliseconds.)
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -15,9 +16,11 @@ TYPES=unix,unixm,tcp,tcpm,sctp,sctp1m,usrsctp
 port=$((20000 + RANDOM % 30000))
 t_start=$(date +%s)
 
+runs=$EXP_OUT/raw/runs.csv
+if exp_measuring; then
 lab_loopback
 lab_record
-echo "msgperf: $D s per measurement, sizes $SIZES" >>"$EXP_OUT/params.txt"
+echo "msgperf: $D s per measurement, sizes $SIZES; runs per cell: $EXP_REPS, the rows in turn within each run" >>"$EXP_OUT/params.txt"
 
 # --- plan: the rows host a can measure (with --hosts: kernel SCTP and usrsctp tried there
 # first; a host without kernel SCTP still measures the others, usrsctp among them) ---
@@ -33,8 +36,9 @@ for t in ${TYPES//,/ }; do
 done
 exp_plan "sctp1m-v2, sctp-streams1/10/100" "$why_sctp"
 
-# --- measure ---
-raw=$EXP_OUT/raw.csv
+# --- measure: every row EXP_REPS times, the rows in turn (raw/runs.csv: msgperf's columns and
+# the run's number) ---
+raw=$runs
 # relabel PROTO: the CSV's protocol column becomes PROTO (variants of one type)
 relabel() { awk -F, -v OFS=, -v p="$1" 'NR > 1 { $2 = p; print }'; }
 # measure LABEL MSGPERF-ARGS...: msgperf's CSV rows (no header) for one protocol, its
@@ -53,15 +57,18 @@ measure() {
 	done
 	return 1
 }
-echo "test,protocol,size,value,unit,messages,p50_us,p99_us,error" >"$raw"
+echo "test,protocol,size,value,unit,messages,p50_us,p99_us,error,rep" >"$raw"
 st=0
-for t in "${types[@]}"; do
-	measure "$t" -t "$t" -s "$SIZES" -d "$D" --udp-port "$port" >>"$raw" || st=1
-done
-check $st "msgperf over ${types[*]:-nothing}, sizes $SIZES, $D s each"
-if [ -z "$why_sctp" ]; then
+for rep in $(seq 1 "$EXP_REPS"); do
+	for t in "${types[@]}"; do
+		measure "$t" -t "$t" -s "$SIZES" -d "$D" --udp-port "$port" | sed "s/\$/,$rep/" >>"$raw"
+		[ "${PIPESTATUS[0]}" = 0 ] || st=1
+	done
 	# one-to-many, second variant: every message sent unordered
-	measure sctp1m-v2 -t sctp1m --unordered -s "$SIZES" -d "$D" >>"$raw"
+	[ -n "$why_sctp" ] || measure sctp1m-v2 -t sctp1m --unordered -s "$SIZES" -d "$D" | sed "s/\$/,$rep/" >>"$raw"
+done
+check $st "msgperf over ${types[*]:-nothing}, sizes $SIZES, $D s each, $EXP_REPS run(s) each"
+if [ -z "$why_sctp" ]; then
 	# Number of streams: 100-byte messages round-robin over 1, 10, 100 streams. Throughput
 	# one way (with both directions loaded on one CPU, how it splits between them varies from
 	# run to run far more than any effect of streams) and latency, three times, interleaved,
@@ -76,20 +83,37 @@ if [ -z "$why_sctp" ]; then
 		{ k = $1 "," $2 }
 		$1 == "oneway" && (!(k in best) || $4 > best[k]) { best[k] = $4; line[k] = $0 }
 		$1 == "latency" && (!(k in best) || $7 < best[k]) { best[k] = $7; line[k] = $0 }
-		END { printf "%s", failed; for (k in line) print line[k] }' "$raw.streams" >>"$raw"
+		END { printf "%s", failed; for (k in line) print line[k] }' "$raw.streams" | sed 's/$/,1/' >>"$raw"
 	rm -f "$raw.streams"
 fi
 # the first measurement once more, to see how steady the (shared, emulated) CPU was
-measure tcpm-again -t tcpm -s 100 -d "$D" -T throughput >>"$raw"
+measure tcpm-again -t tcpm -s 100 -d "$D" -T throughput | sed 's/$/,1/' >>"$raw"
 # The 10-byte round trips of TCPM and SCTP 3 times more, interleaved: the check below takes each
 # one's best median of the 4 (one short measurement is at the mercy of a stall of the host; a
 # quick run beside another VM once had SCTP's median at 400 us and TCPM's at 553)
 rtt=tcpm,sctp
 [ -z "$why_sctp" ] || rtt=tcpm
 for i in 1 2 3; do
-	lab_a "$MSGPERF" -q --csv -t $rtt -s 10 -d "$D" -T latency >>"$EXP_OUT/rtt10.csv"
+	lab_a "$MSGPERF" -q --csv -t $rtt -s 10 -d "$D" -T latency >>"$EXP_OUT/raw/rtt10.csv"
 done
 rm -f "$raw.one" "$raw.err"
+secs=$(($(date +%s) - t_start))
+types_s=${types[*]}
+exp_save D types_s why_sctp why_usrsctp EXP_SKIPPED secs
+fi
+read -ra types <<<"$types_s"
+cp "$EXP_OUT/raw/rtt10.csv" "$EXP_OUT/rtt10.csv"
+# raw.csv: one line per cell (test, protocol, size): the median of its runs' values, messages,
+# p50 and p99 (cells.py), and every failed run as it was; cells.csv: each cell's runs, median
+# and bootstrap 95 % interval of its value
+raw=$EXP_OUT/raw.csv
+"$EXP_PY" "$CELLS" summarize "$runs" --keys test,protocol,size,unit --value value --error error \
+	--also messages,p50_us,p99_us >"$EXP_OUT/cells.csv"
+{
+	echo "test,protocol,size,value,unit,messages,p50_us,p99_us,error"
+	awk -F, -v OFS=, 'NR > 1 { print $1, $2, $3, $6, $4, $9, $10, $11, "" }' "$EXP_OUT/cells.csv"
+	awk -F, -v OFS=, 'NR > 1 && $9 != "" { NF = 9; print }' "$runs"
+} >"$raw"
 # planned against measured: every planned row (protocol, size, test) has a value: each type's
 # throughput and latency per size, tcpm-again, and with kernel SCTP sctp1m-v2's per size and
 # the three stream counts' one-way and latency
@@ -242,10 +266,17 @@ again=$(awk -F, '$2 == "tcpm-again" { print $4 }' "$raw") first=$(val tcpm 100 t
 steady=$(awk -v a="$first" -v b="$again" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 
 # --- report ---
-secs=$(($(date +%s) - t_start))
-cell() { # ours (paper)
-	local o p
+# CI[protocol,size,test]: "LO HI", each cell's bootstrap 95 % interval (cells.csv), with 2 runs or more
+declare -A CI
+while IFS=, read -r test proto size _ n _ lo hi _; do
+	[ "$n" -gt 1 ] && CI[$proto,$size,$test]="$lo $hi"
+done < <(tail -n +2 "$EXP_OUT/cells.csv")
+cell() { # ours [its interval] (paper)
+	local o p t=throughput ci
+	case $3 in latency*) t=latency ;; esac
 	o=$(fmt "$(val "$1" "$2" "$3")" "$4")
+	ci=${CI[$1,$2,$t]:-}
+	[ -z "$ci" ] || [ "$o" = - ] || o="$o [$(fmt "${ci% *}" "$4")-$(fmt "${ci#* }" "$4")]"
 	p=$(val "$1" "$2" "paper_$5")
 	if [ -n "$p" ]; then echo "$o ($(fmt "$p" "$4"))"; else echo "$o"; fi
 }
@@ -258,12 +289,18 @@ rel() { # ours relative to TCPM at the same size, and the paper's
 {
 	echo "## 01. Loopback throughput and latency by message size"
 	echo
-	echo "msgperf on the loopback of one host, $(exp_where), $D s per measurement"
+	echo "msgperf on the loopback of one host, $EXP_WHERE, $D s per measurement"
 	echo "(\`test/experiments/01-loopback.sh\`, $secs s$([ "$QUICK" = 1 ] && echo ", quick mode")). Throughput: both"
 	echo "ends send as fast as they can, the figure is what the client receives (kbit/s per"
 	echo "direction); latency: mean round trip of a request echoed back (µs). Each cell: **ours"
 	echo "(paper's)**. v.2 of the one-to-many style is ours: every message sent unordered (the"
 	echo "paper's second variant is not described in our reference)."
+	if [ "$EXP_REPS" -gt 1 ]; then
+		echo "Ours is the median of $EXP_REPS runs a cell, the rows in turn within each run, with its"
+		echo "bootstrap 95 % interval in brackets (\`cells.csv\`; its runs in \`raw/runs.csv\`)."
+	else
+		echo "Ours is one run a cell (quick mode): no interval."
+	fi
 	echo
 	echo "Throughput (kbit/s):"
 	echo
@@ -307,7 +344,7 @@ rel() { # ours relative to TCPM at the same size, and the paper's
 	echo
 	echo "**CPU.** On a loopback the CPU is the bottleneck by design: these numbers measure what"
 	echo "each protocol costs the CPU, there is no link whose rate it could fall short of."
-	if [ "${SCTPAPPS_VM:-0}" = 1 ]; then
+	if [ "$EXP_IN_VM" = 1 ]; then
 		echo "Here that CPU is emulated (TCG), many times slower than the hardware and shared with"
 		echo "other jobs on a 2-core host, so compare rows with each other (the relative table), not"
 		echo "with the paper's absolute numbers. The first measurement repeated at the end gave a"
@@ -318,7 +355,7 @@ rel() { # ours relative to TCPM at the same size, and the paper's
 	fi
 	echo
 	echo "**Where and why we differ.** The paper measured Linux 2.6.10 on 2005 hardware; we run"
-	echo "a $(uname -r) kernel$([ "${SCTPAPPS_VM:-0}" = 1 ] && echo " on an emulated CPU"). SCTP's gap to TCP"
+	echo "a $EXP_KERNEL kernel$([ "$EXP_IN_VM" = 1 ] && echo " on an emulated CPU"). SCTP's gap to TCP"
 	echo "is wider here: TCP on today's kernels has had two decades of fast-path work (GSO/GRO,"
 	echo "zero-copy paths, TSO emulation on loopback) that Linux SCTP shares only in part, and every"
 	echo "SCTP message pays chunk headers, CRC32c and per-message SACK processing, which weigh more"

@@ -4,6 +4,7 @@
 # unblocked every 10 s. TCPM on the primary against SCTP with path_max_retrans 5 and 1, with and
 # without sctp_connectx to all of the server's addresses; a throughput time series shows each
 # switch. Run by test/experiments/run.
+# reanalyse: yes (test/experiments/run --reanalyse 03: medians, checks, figures and report again from raw/)
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 SIZE=500 PERIOD=10 INTERVAL=0.5
@@ -15,10 +16,13 @@ fi
 t_start=$(date +%s)
 port=$((20000 + RANDOM % 30000))
 
+raw=$EXP_OUT/raw/raw.csv
+if exp_measuring; then
 lab_two_paths
 lab_record
+pf_retrans=$(cat /proc/sys/net/sctp/pf_retrans) hb_interval=$(cat /proc/sys/net/sctp/hb_interval)
 {
-	echo "msgperf: $SIZE-byte messages; single path: throughput $DT s, latency $DL s; multipath: $DM s with the primary flapping every $PERIOD s"
+	echo "msgperf: $SIZE-byte messages; single path: throughput $DT s, latency $DL s; multipath: $DM s with the primary flapping every $PERIOD s; runs per cell: $EXP_REPS, the rows in turn within each run"
 	echo "net.sctp: path_max_retrans $(cat /proc/sys/net/sctp/path_max_retrans), pf_retrans $(cat /proc/sys/net/sctp/pf_retrans), pf_enable $(cat /proc/sys/net/sctp/pf_enable 2>/dev/null || echo -), hb_interval $(cat /proc/sys/net/sctp/hb_interval) ms, rto_min $(cat /proc/sys/net/sctp/rto_min) ms"
 } >>"$EXP_OUT/params.txt"
 
@@ -60,11 +64,12 @@ measure() {
 	exp_kill "$spid"
 }
 
-# multipath VARIANT TEST: a measurement of DM s with the primary flapping (the flap timer starts
-# once the server listens, just before the client); series, the flap log and b's per-path byte
-# counters (what a sends, as delivered) go to $EXP_OUT/VARIANT-TEST/; a CSV line on stdout.
+# multipath VARIANT TEST REP: a measurement of DM s with the primary flapping (the flap timer
+# starts once the server listens, just before the client); series, the flap log and b's per-path
+# byte counters (what a sends, as delivered) go to $EXP_OUT/raw/VARIANT-TEST-REP/; a CSV line on
+# stdout.
 multipath() {
-	local v=$1 test=$2 dir=$EXP_OUT/$1-$2 cpid spid series=()
+	local v=$1 test=$2 dir=$EXP_OUT/raw/$1-$2-$3 cpid spid series=()
 	mkdir -p "$dir"
 	lab_block_primary off
 	setup "$v"
@@ -91,23 +96,22 @@ tcp_unshaped=$(lab_unshaped_mbit)
 sctp_unshaped=$(exp_unshaped_mbit 2 measure sctp-p1 oneway 1.5)
 echo "unshaped path 1 (delay only): TCP $tcp_unshaped Mbit/s (iperf3), SCTP $sctp_unshaped Mbit/s (msgperf oneway, $SIZE B)" >>"$EXP_OUT/params.txt"
 
-# --- measure ---
-raw=$EXP_OUT/raw.csv
-echo "test,protocol,size,value,unit,messages,p50_us,p99_us,error" >"$raw"
-for v in tcpm-p1 tcpm-p2 sctp-p1 sctp-p2; do
-	measure $v "throughput latency" "$DT $DL" >>"$raw"
+# --- measure: every row EXP_REPS times, the rows in turn (raw/raw.csv: msgperf's columns and
+# the run's number) ---
+echo "test,protocol,size,value,unit,messages,p50_us,p99_us,error,rep" >"$raw"
+for rep in $(seq 1 "$EXP_REPS"); do
+	for v in tcpm-p1 tcpm-p2 sctp-p1 sctp-p2; do
+		measure $v "throughput latency" "$DT $DL" | sed "s/\$/,$rep/" >>"$raw"
+	done
+	echo "# run $rep: single paths done ($(($(date +%s) - t_start)) s)"
+	for v in $MULTI; do
+		multipath "$v" throughput "$rep" | sed "s/\$/,$rep/" >>"$raw"
+		echo "# run $rep: $v multipath done ($(($(date +%s) - t_start)) s)"
+	done
+	for v in $MULTI_LAT; do
+		multipath "$v" latency "$rep" | sed "s/\$/,$rep/" >>"$raw"
+	done
 done
-echo "# single paths done ($(($(date +%s) - t_start)) s)"
-for v in $MULTI; do
-	multipath "$v" throughput >>"$raw"
-	echo "# $v multipath done ($(($(date +%s) - t_start)) s)"
-done
-for v in $MULTI_LAT; do
-	multipath "$v" latency >>"$raw"
-done
-errors=$(awk -F, 'NR > 1 && $9 != ""' "$raw")
-[ -z "$errors" ]
-check $? "every measurement worked${errors:+ (failed: $(echo "$errors" | cut -d, -f1,2,9 | tr '\n' ' '))}"
 
 # SCTP's unshaped rate again if it was low: a busy host at the start (CI once measured 12.8
 # Mbit/s there and 38 a minute before) says nothing of the measurements; the better of the two.
@@ -118,32 +122,46 @@ if ! awk_test 's >= 1.5 * 11' s="$sctp_unshaped"; then
 	echo "unshaped SCTP again after the measurements: $again Mbit/s" >>"$EXP_OUT/params.txt"
 	sctp_unshaped=$(exp_max "$sctp_unshaped" "$again")
 fi
+secs=$(($(date +%s) - t_start))
+exp_save tcp_unshaped sctp_unshaped sctp_unshaped_note secs pf_retrans hb_interval
+fi
+errors=$(awk -F, 'NR > 1 && $9 != ""' "$raw")
+[ -z "$errors" ]
+check $? "every measurement worked${errors:+ (failed: $(echo "$errors" | cut -d, -f1,2,9,10 | tr '\n' ' '))}"
 
-declare -A R
-{
-	read -r _
-	while IFS=, read -r test proto size value unit msgs p50 p99 err; do
-		[ -z "$err" ] || value= # a failed measurement has no value
-		R[$proto,$test]=$value
-	done
-} <"$raw"
+# R[protocol,test]: the median of the cell's runs; L, H: its bootstrap 95 % interval; N: runs
+# (cells.csv)
+declare -A R L H N
+"$EXP_PY" "$CELLS" summarize "$raw" --keys protocol,test --value value --error error >"$EXP_OUT/cells.csv"
+while IFS=, read -r proto test n med lo hi; do
+	R[$proto,$test]=$med L[$proto,$test]=$lo H[$proto,$test]=$hi N[$proto,$test]=$n
+done < <(tail -n +2 "$EXP_OUT/cells.csv")
 
 # --- time series: relative to each run's flap start ---
 # series.csv (client receives, b -> a) and per-path rates a -> b from b's counters
+# every run's series (raw/VARIANT-throughput-REP/) as .dat files there; the figure shows run 1's,
+# copied to VARIANT-throughput/
 for v in $MULTI; do
-	dir=$EXP_OUT/$v-throughput
-	t0=$(head -1 "$dir/flap.log" | cut -d' ' -f1)
-	awk -F, -v t0="$t0" 'NR > 1 { printf "%.2f %.1f\n", $4 - t0, $5 }' "$dir/series.csv" >"$dir/series.dat" 2>/dev/null
-	awk -v t0="$t0" 'NR > 1 && $1 > pt { dt = $1 - pt; printf "%.2f %.1f %.1f\n", ($1 + pt) / 2 - t0, ($2 - p1) * 8 / 1000 / dt, ($3 - p2) * 8 / 1000 / dt }
-		{ pt = $1; p1 = $2; p2 = $3 }' "$dir/counters.log" >"$dir/paths.dat"
-	awk -v t0="$t0" '{ print $1 - t0, $2 }' "$dir/flap.log" >"$dir/flap.dat"
+	for dir in "$EXP_OUT"/raw/$v-throughput-[0-9]*; do
+		[ -e "$dir/flap.log" ] || continue
+		t0=$(head -1 "$dir/flap.log" | cut -d' ' -f1)
+		awk -F, -v t0="$t0" 'NR > 1 { printf "%.2f %.1f\n", $4 - t0, $5 }' "$dir/series.csv" >"$dir/series.dat" 2>/dev/null
+		awk -v t0="$t0" 'NR > 1 && $1 > pt { dt = $1 - pt; printf "%.2f %.1f %.1f\n", ($1 + pt) / 2 - t0, ($2 - p1) * 8 / 1000 / dt, ($3 - p2) * 8 / 1000 / dt }
+			{ pt = $1; p1 = $2; p2 = $3 }' "$dir/counters.log" >"$dir/paths.dat"
+		awk -v t0="$t0" '{ print $1 - t0, $2 }' "$dir/flap.log" >"$dir/flap.dat"
+	done
+	mkdir -p "$EXP_OUT/$v-throughput"
+	cp "$EXP_OUT/raw/$v-throughput-1"/*.dat "$EXP_OUT/$v-throughput/" 2>/dev/null
 done
 # series_mean VARIANT LEAD: mean of the client's series in the first blocked interval (from the
-# flap log, its first LEAD s left out: the time to notice)
+# flap log, its first LEAD s left out: the time to notice), the median over the runs
 series_mean() {
-	awk -v skip="$2" 'FILENAME ~ /flap/ { if ($2 == "blocked" && b == "") b = $1; else if ($2 == "up" && b != "" && u == "") u = $1; next }
-		b != "" && $1 > b + skip && (u == "" || $1 <= u) { s += $2; n++ }
-		END { printf "%.1f\n", n ? s / n : 0 }' "$EXP_OUT/$1-throughput/flap.dat" "$EXP_OUT/$1-throughput/series.dat"
+	local dir
+	for dir in "$EXP_OUT"/raw/$1-throughput-[0-9]*; do
+		awk -v skip="$2" 'FILENAME ~ /flap/ { if ($2 == "blocked" && b == "") b = $1; else if ($2 == "up" && b != "" && u == "") u = $1; next }
+			b != "" && $1 > b + skip && (u == "" || $1 <= u) { s += $2; n++ }
+			END { printf "%.1f\n", n ? s / n : 0 }' "$dir/flap.dat" "$dir/series.dat"
+	done | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f\n", NR ? (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) : 0 }'
 }
 
 # --- figures ---
@@ -212,8 +230,8 @@ check $? "the emulator's CPU is not the bottleneck for TCP: unshaped $tcp_unshap
 awk_test 's >= 1.5 * 11' s="$sctp_unshaped"
 check $? "nor for SCTP: unshaped $sctp_unshaped Mbit/s >= 1.5 x 11$sctp_unshaped_note"
 s1=${R[sctp-pmr1,throughput]:-} tm=${R[tcpm,throughput]:-}
-awk_test 's > t' s="$s1" t="$tm"
-check $? "SCTP multipath throughput exceeds TCPM's (path_max_retrans 1: $(fmt "$s1") > $(fmt "$tm") kbit/s; paper 1750 > 1064)"
+exp_gt sctp-pmr1,throughput tcpm,throughput
+check $? "SCTP multipath throughput exceeds TCPM's (path_max_retrans 1: $(fmt "$s1") > $(fmt "$tm") kbit/s; paper 1750 > 1064; $EXP_HOW)"
 # While the primary is blocked (10-20 s, after 4 s to detect it), SCTP keeps moving data on
 # path 2 and TCP (one path) does not.
 sb=$(series_mean sctp-pmr1 4) tb=$(series_mean tcpm 1) p2=${R[sctp-p2,throughput]:-0}
@@ -223,7 +241,6 @@ awk_test 'b < 0.05 * p' b="$tb" p="${R[tcpm-p1,throughput]:-0}"
 check $? "while TCPM stalls ($(fmt "$tb") kbit/s from 1 s after the block, < 5 % of its rate on path 1)"
 
 # --- report ---
-secs=$(($(date +%s) - t_start))
 {
 	echo "## 03. Multipath failover"
 	echo
@@ -231,15 +248,15 @@ secs=$(($(date +%s) - t_start))
 	echo "and path 2 through a router namespace (11 Mbit/s, 1.87 ms), routed so that each path is"
 	echo "symmetric; nftables in a blocks path 1 for $PERIOD s every $PERIOD s (from $PERIOD s on). msgperf"
 	echo "with $SIZE-byte messages, both directions loaded, client on a, server on b (on both of"
-	echo "its addresses for SCTP multipath), $(exp_where); single paths $DT s (latency $DL s),"
-	echo "multipath $DM s (\`test/experiments/03-failover.sh\`, $secs s$([ "$QUICK" = 1 ] && echo ", quick mode: no connectx variants, no multipath latency")). Each cell: **ours (paper's)**."
+	echo "its addresses for SCTP multipath), $EXP_WHERE; single paths $DT s (latency $DL s),"
+	echo "multipath $DM s (\`test/experiments/03-failover.sh\`, $secs s$([ "$QUICK" = 1 ] && echo ", quick mode: no connectx variants, no multipath latency")). Each cell: **ours (paper's)**$([ "$EXP_REPS" -gt 1 ] && echo ", ours the median of $EXP_REPS runs, the rows in turn within each run, with its bootstrap 95 % interval in brackets (\`cells.csv\`; the time series: run 1; with the primary blocked: the median over the runs)")."
 	echo
 	echo "| protocol | 10 Mbit/s path | 11 Mbit/s path | multipath |"
 	echo "|---|---|---|---|"
-	echo "| TCPM throughput (kbit/s) | $(fmt "${R[tcpm-p1,throughput]:-}") (3746.0) | $(fmt "${R[tcpm-p2,throughput]:-}") (1786.0) | $(fmt "${R[tcpm,throughput]:-}") (*1064.0) |"
-	echo "| SCTP throughput (kbit/s) | $(fmt "${R[sctp-p1,throughput]:-}") (2586.0) | $(fmt "${R[sctp-p2,throughput]:-}") (1128.5) | $(fmt "${R[sctp-pmr1,throughput]:-}") (1750.0) |"
-	echo "| TCPM latency (µs) | $(fmt "${R[tcpm-p1,latency]:-}" 1) (1773.5) | $(fmt "${R[tcpm-p2,latency]:-}" 1) (5757.5) | $(fmt "${R[tcpm,latency]:-}" 1) (*4319.0) |"
-	echo "| SCTP latency (µs) | $(fmt "${R[sctp-p1,latency]:-}" 1) (1886.0) | $(fmt "${R[sctp-p2,latency]:-}" 1) (6868.5) | $(fmt "${R[sctp-pmr1,latency]:-}" 1) (4505.5) |"
+	echo "| TCPM throughput (kbit/s) | $(exp_ci tcpm-p1,throughput) (3746.0) | $(exp_ci tcpm-p2,throughput) (1786.0) | $(exp_ci tcpm,throughput) (*1064.0) |"
+	echo "| SCTP throughput (kbit/s) | $(exp_ci sctp-p1,throughput) (2586.0) | $(exp_ci sctp-p2,throughput) (1128.5) | $(exp_ci sctp-pmr1,throughput) (1750.0) |"
+	echo "| TCPM latency (µs) | $(exp_ci tcpm-p1,latency 1) (1773.5) | $(exp_ci tcpm-p2,latency 1) (5757.5) | $(exp_ci tcpm,latency 1) (*4319.0) |"
+	echo "| SCTP latency (µs) | $(exp_ci sctp-p1,latency 1) (1886.0) | $(exp_ci sctp-p2,latency 1) (6868.5) | $(exp_ci sctp-pmr1,latency 1) (4505.5) |"
 	echo
 	echo "(* TCP has no multipath: it uses the intermittent primary. SCTP multipath: path_max_retrans"
 	echo "1, association set up to the primary address only, as in the paper.)"
@@ -258,7 +275,7 @@ secs=$(($(date +%s) - t_start))
 	echo "![Ours beside the paper's](results/03-failover-table.png)"
 	echo
 	echo "**CPU.** With path 1 unshaped (delay only) TCP moved $tcp_unshaped Mbit/s (iperf3) and SCTP"
-	echo "$sctp_unshaped Mbit/s$sctp_unshaped_note (msgperf, one way, $SIZE-byte messages) $(exp_where), against the 10 and"
+	echo "$sctp_unshaped Mbit/s$sctp_unshaped_note (msgperf, one way, $SIZE-byte messages) $EXP_WHERE, against the 10 and"
 	if awk_test 's >= 1.5 * 11' s="$sctp_unshaped"; then
 		echo "11 Mbit/s of the paths: the paths, not the CPU, set these rates."
 	else
@@ -269,11 +286,11 @@ secs=$(($(date +%s) - t_start))
 	echo "**Where and why we differ.** The paper's second path was 11 Mbit/s wireless (802.11b, whose"
 	echo "real rate is far below 11 Mbit/s: hence its 1786 and 1128 kbit/s); ours is an emulated"
 	echo "11 Mbit/s link that delivers it, so our path-2 numbers are higher and multipath has more to"
-	echo "gain. Linux $(uname -r) also fails over differently from 2.6.10: it has the"
-	echo "potentially-failed state (RFC 7829; net.sctp.pf_retrans $(cat /proc/sys/net/sctp/pf_retrans)), which moves"
+	echo "gain. Linux $EXP_KERNEL also fails over differently from 2.6.10: it has the"
+	echo "potentially-failed state (RFC 7829; net.sctp.pf_retrans $pf_retrans), which moves"
 	echo "traffic off a path after its first timeout without waiting for path_max_retrans, so 5 and 1"
 	echo "differ less than in 2005. When path 1 comes back SCTP returns to it only after a heartbeat"
-	echo "on it is answered (hb_interval $(cat /proc/sys/net/sctp/hb_interval) ms plus the RTO), which the time series shows as"
+	echo "on it is answered (hb_interval $hb_interval ms plus the RTO), which the time series shows as"
 	echo "the time spent on path 2 after each unblock (the paper saw 2-3 s). TCPM's stall lasts past"
 	echo "each unblock until its exponentially backed-off retransmission timer fires."
 } >"$EXP_OUT/report.md"

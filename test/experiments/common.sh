@@ -115,3 +115,93 @@ exp_kill() {
 	wait "$1" 2>/dev/null
 	return 0
 }
+
+# --- repetitions, counters, reanalysis (issue 31) ---
+# EXP_REPS: how often each cell is measured (rows interleaved within it): 5 in the full mode, 1
+# in the quick one (CI's time); the environment may ask for more (10 where the spread is wide).
+: "${EXP_REPS:=$([ "$QUICK" = 1 ] && echo 1 || echo 5)}"
+[[ $EXP_REPS =~ ^[1-9][0-9]*$ ]] || { ok 1 "EXP_REPS='$EXP_REPS': a number of runs >= 1"; exit 1; }
+CELLS=$EXP_ROOT/test/experiments/cells.py
+# the system python (in the VM a pyenv shim in PATH is slow under TCG: test/vm/README.md)
+EXP_PY=/usr/bin/python3
+[ -x "$EXP_PY" ] || EXP_PY=python3
+
+# exp_measuring: true on a measured run (raw/ made); with EXP_REANALYSE=1 (test/experiments/run
+# --reanalyse) false, after loading the scalars the measured run saved (raw/measure.sh, exp_save):
+# the script then analyses raw/ alone, and nothing it reports may come from this machine.
+exp_measuring() {
+	mkdir -p "$EXP_OUT/raw"
+	[ "${EXP_REANALYSE:-0}" = 1 ] || return 0
+	[ -s "$EXP_OUT/raw/measure.sh" ] || { check 1 "reanalyse: no finished run in $EXP_OUT (raw/measure.sh)"; exit 1; }
+	. "$EXP_OUT/raw/measure.sh"
+	echo "# reanalysed from $EXP_OUT/raw (measured $EXP_MEASURED_AT)"
+	return 1
+}
+
+# exp_save VAR...: raw/measure.sh, the measured run's scalars for a reanalysis (with where, the
+# kernel, the date and the runs per cell: the report's words about the run)
+exp_save() {
+	local v
+	EXP_WHERE=$(exp_where) EXP_KERNEL=$(uname -r) EXP_IN_VM=${SCTPAPPS_VM:-0}
+	EXP_MEASURED_AT=$(date -u '+%Y-%m-%d %H:%M UTC')
+	for v in EXP_WHERE EXP_KERNEL EXP_IN_VM EXP_MEASURED_AT EXP_REPS QUICK "$@"; do
+		printf '%s=%q\n' "$v" "${!v-}"
+	done >"$EXP_OUT/raw/measure.sh"
+}
+
+# exp_counters: "RETRANS TIMEOUTS BUSY TOTAL" now: retransmissions (TCP's RetransSegs, SCTP's T3
+# and fast retransmits) and timeouts (TCPTimeouts, SctpT3RtxExpireds) summed over hosts a and b,
+# and the machine's busy and total CPU ticks (/proc/stat). Two of them: exp_counters_delta.
+exp_counters() {
+	{
+		lab_a cat /proc/net/snmp /proc/net/netstat /proc/net/sctp/snmp
+		lab_b cat /proc/net/snmp /proc/net/netstat /proc/net/sctp/snmp
+	} 2>/dev/null | awk '
+		$1 ~ /:$/ { if (seen[$1]) { for (i = 2; i <= NF; i++) v[$1 h[$1, i]] += $i; seen[$1] = 0 }
+			    else { for (i = 2; i <= NF; i++) h[$1, i] = $i; seen[$1] = 1 }; next }
+		NF == 2 { v[$1] += $2 }
+		END { printf "%d %d ", v["Tcp:RetransSegs"] + v["SctpT3Retransmits"] + v["SctpFastRetransmits"],
+			v["TcpExt:TCPTimeouts"] + v["SctpT3RtxExpireds"] }'
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8; exit }' /proc/stat
+}
+# exp_counters_delta BEFORE AFTER: "RETRANS,TIMEOUTS,CPU_PCT" between two exp_counters
+exp_counters_delta() {
+	awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[4] - x[4]
+		printf "%d,%d,%s\n", y[1] - x[1], y[2] - x[2], (t > 0 ? sprintf("%.0f", 100 * (y[3] - x[3]) / t) : "") }'
+}
+
+# exp_netem_stats NS DEV: "PKTS BYTES DROPPED" of the netem on DEV since it was set (lab_link)
+exp_netem_stats() {
+	ip netns exec "$1" tc -s qdisc show dev "$2" 2>/dev/null |
+		awk '/^qdisc netem/ { on = 1; next } /^qdisc/ { on = 0 }
+		     on && /Sent/ { gsub(/[(),]/, " "); for (i = 1; i <= NF; i++) { if ($i == "Sent") b = $(i+1); if ($i == "pkt") p = $(i-1); if ($i == "dropped") d = $(i+1) } }
+		     END { print p + 0, b + 0, d + 0 }'
+}
+
+# exp_gt KEY_A KEY_B [FACTOR]: whether cell A is above FACTOR (1) times cell B, from the global
+# arrays R (median), L, H (the interval) and N (runs) an experiment fills from cells.py: with at
+# least 5 runs each only where A's interval lies above B's (L[A] > FACTOR x H[B]: a ranking holds
+# only where the intervals say so), with fewer by the medians (the quick mode's single runs).
+# $EXP_HOW says how it was judged, for the check's text.
+exp_gt() {
+	local a=$1 b=$2 f=${3:-1}
+	if awk_test 'x >= 5 && y >= 5' x="${N[$a]:-0}" y="${N[$b]:-0}"; then
+		EXP_HOW="intervals [$(fmt "${L[$a]:-}")-$(fmt "${H[$a]:-}")] and [$(fmt "${L[$b]:-}")-$(fmt "${H[$b]:-}")], ${N[$a]} and ${N[$b]} runs"
+		awk_test 'lo > f * hi' lo="${L[$a]:-}" hi="${H[$b]:-}" f="$f"
+	else
+		EXP_HOW="medians of ${N[$a]:-0} and ${N[$b]:-0} runs, not judged by intervals"
+		awk_test 'a > f * b' a="${R[$a]:-}" b="${R[$b]:-}" f="$f"
+	fi
+}
+
+# exp_ci KEY [DECIMALS]: "median [lo-hi]" of a cell for a table (the median alone with 1 run)
+exp_ci() {
+	local k=$1 d=${2:-0}
+	if [ -z "${R[$k]:-}" ]; then
+		echo -
+	elif [ "${N[$k]:-0}" -gt 1 ]; then
+		echo "$(fmt "${R[$k]}" "$d") [$(fmt "${L[$k]}" "$d")-$(fmt "${H[$k]}" "$d")]"
+	else
+		fmt "${R[$k]}" "$d"
+	fi
+}

@@ -61,6 +61,23 @@ lab_veth() {
 	ip -n "$4" addr add "$6/24" dev "$5"
 	ip -n "$1" link set "$2" up
 	ip -n "$4" link set "$5" up
+	lab_offloads_off "$1" "$2"
+	lab_offloads_off "$4" "$5"
+}
+
+# lab_offloads_off NS DEV: no segmentation offload and no receive aggregation on DEV, so that
+# netem (on DEV's root) sees wire-sized packets and draws its loss once per packet, not once per
+# 64 KiB superpacket (issue 31, the same fix as lab v2's router): gso_max_segs 1 and
+# gro_max_size 0 (ip link), and ethtool's gso/gro/tso off where ethtool exists. Neither possible:
+# the lab stops, saying so. $LAB_OFFLOADS says how (params.txt).
+lab_offloads_off() {
+	local how=
+	ip -n "$1" link set dev "$2" gso_max_segs 1 gro_max_size 0 2>/dev/null && how="gso_max_segs 1, gro_max_size 0"
+	if command -v ethtool >/dev/null && ip netns exec "$1" ethtool -K "$2" gso off gro off tso off 2>/dev/null; then
+		how="${how:+$how; }ethtool gso/gro/tso off"
+	fi
+	[ -n "$how" ] || lab_die "offloads: cannot turn GSO/GRO off on $1/$2 (ip link gso_max_segs/gro_max_size and ethtool both failed): netem would drop superpackets"
+	LAB_OFFLOADS="$how (every veth end)"
 }
 
 lab_check_rate() { # RATE in tc syntax, or 0
@@ -264,6 +281,7 @@ lab_record() {
 		echo "compiler: $(${CC:-cc} --version 2>/dev/null | head -1)"
 		echo "libmpg123: $(lab_pkgver libmpg123-dev); nginx: $(lab_pkgver nginx)"
 		echo "git commit: $(git -C "$root" -c safe.directory='*' rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" -c safe.directory='*' diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
+		echo "offloads: ${LAB_OFFLOADS:-none set (no veth)}"
 		echo "QUICK: ${QUICK:-0}"
 	} >"$f"
 }

@@ -39,22 +39,34 @@ ok $? "round-trip loss is roughly 1 - 0.9^2 ($loss %, expected 19 %)"
 in_range "$rtt" 1.9 30
 ok $? "RTT follows the new delay ($rtt ms, expected 2)"
 
-lab_link 20mbit 1 0
+# (10 Mbit/s, not 20: with offloads off, as netem needs them, TCP in the VM moves a seventh of
+# what it did with 64 KiB superpackets: 21 against 141 Mbit/s side by side at load 25)
+lab_link 10mbit 1 0
 mbit=$(lab_unshaped_mbit)
 ok $? "lab_unshaped_mbit measures ($mbit Mbit/s)"
-in_range "$mbit" 40 1000000
-ok $? "unshaped rate is well above a 20 Mbit/s link ($mbit Mbit/s)"
+in_range "$mbit" 20 1000000
+ok $? "unshaped rate is well above a 10 Mbit/s link ($mbit Mbit/s)"
 port=$((20000 + RANDOM % 20000))
 lab_bg b iperf3 -s -1 -p "$port" >/dev/null 2>&1
 sleep 0.5
 shaped=$(lab_a iperf3 -c "$LAB_B_IP" -p "$port" -t 2 -f m 2>&1 |
 	awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i+1) == "Mbits/sec") v = $i } END { print v }')
-in_range "${shaped:-0}" 14 21
-ok $? "after it the link is shaped again (${shaped:-none} Mbit/s at 20mbit)"
+in_range "${shaped:-0}" 7 10.5
+ok $? "after it the link is shaped again (${shaped:-none} Mbit/s at 10mbit)"
 
+# offloads off (issue 31): netem on the sending end saw wire-sized packets during the iperf3
+# runs above (no 64 KiB GSO superpackets, whose loss netem would draw once), and both ends say so
+read -r npk nby < <(lab_a tc -s qdisc show dev eth0 | awk '/Sent/ { print $4, $2; exit }')
+awk -v p="${npk:-0}" -v b="${nby:-0}" 'BEGIN { exit !(p > 100 && b / p <= 1514) }'
+ok $? "netem on a's eth0: $npk packets, $(awk -v p="${npk:-0}" -v b="${nby:-0}" 'BEGIN { printf "%.0f", p ? b / p : 0 }') bytes a packet after bulk TCP (<= 1514: offloads off)"
+lab_a ip -d link show dev eth0 | grep -q 'gso_max_segs 1 .*gro_max_size 0\|gro_max_size 0 .*gso_max_segs 1' &&
+	lab_b ip -d link show dev eth0 | grep -q 'gso_max_segs 1 .*gro_max_size 0\|gro_max_size 0 .*gso_max_segs 1'
+ok $? "both ends: gso_max_segs 1, gro_max_size 0" || lab_a ip -d link show dev eth0 | sed 's/^/# /'
 lab_record
+grep -q '^offloads: gso_max_segs 1, gro_max_size 0' "$LAB_OUT/params.txt"
+ok $? "params.txt records the offloads ($(sed -n 's/^offloads: //p' "$LAB_OUT/params.txt"))"
 grep -q "^kernel: $(uname -r)" "$LAB_OUT/params.txt" && grep -q '^topology: two_hosts' "$LAB_OUT/params.txt" &&
-	grep -q 'rate=20mbit' "$LAB_OUT/params.txt" && grep -q '^usrsctp: ' "$LAB_OUT/params.txt"
+	grep -q 'rate=10mbit' "$LAB_OUT/params.txt" && grep -q '^usrsctp: ' "$LAB_OUT/params.txt"
 ok $? "lab_record writes params.txt (topology, parameters, kernel, versions)"
 sed 's/^/# params.txt: /' "$LAB_OUT/params.txt"
 ns=$LAB_NS_A

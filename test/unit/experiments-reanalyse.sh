@@ -9,10 +9,10 @@
 run=$top_srcdir/test/experiments/run
 scratch reanalyse
 
-"$run" --reanalyse --out "$tmp/none" 01 >"$tmp/a.out" 2>&1
+"$run" --reanalyse --out "$tmp/none" 06 >"$tmp/a.out" 2>&1
 rc=$?
-[ $rc -ne 0 ] && grep -q 'not ok .*01-loopback: nothing to reanalyse' "$tmp/a.out"
-ok $? "--reanalyse 01 (no \"# reanalyse:\" line): refused, named, exit $rc" || sed 's/^/# /' "$tmp/a.out"
+[ $rc -ne 0 ] && grep -q 'not ok .*06-multiplexing: nothing to reanalyse' "$tmp/a.out"
+ok $? "--reanalyse 06 (no \"# reanalyse:\" line): refused, named, exit $rc" || sed 's/^/# /' "$tmp/a.out"
 
 "$run" --reanalyse --out "$tmp/none" 05 >"$tmp/b.out" 2>&1
 rc=$?
