@@ -201,6 +201,20 @@ TCP one way on the loopback, 131072-byte writes (kbit/s):
 | $(spread <"$tmp/a") | $(spread <"$tmp/b") | $(spread <"$tmp/r") |
 
 EOF
+cat <<EOF
+## usrsctp-nt against raw UDP
+
+One way, 16 KiB messages over usrsctp-nt (msgperf) beside raw UDP on the same loopback (iperf3
+-u, one 1452-byte datagram per \`sendto\`), interleaved: plain (\`sendmmsg\`/\`recvmmsg\`
+batches only), default (with UDP GRO on receive) and gso (UDP GSO on send too,
+\`SCTPAPPS_USRSCTP_GSO=1\`). Issue 35's targets: default >= 0.8 of UDP's rate, gso >= 1.5
+(test/perf/nt-udp-bench.sh):
+
+\`\`\`
+$("$here/nt-udp-bench.sh" "$RUNS" "$D" 16384 2>&1)
+\`\`\`
+
+EOF
 if [ "${SCALE:-0}" = 1 ]; then
 	USRSCTP_TYPE=usrsctp "$here/scale-bench.sh" "$D"
 	echo
