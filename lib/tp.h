@@ -53,6 +53,8 @@ struct tp_msginfo {
 struct tp_opts {
 	uint16_t streams;          /* outbound streams asked for, and max inbound (default 10) */
 	int nodelay;               /* TCP_NODELAY / SCTP_NODELAY */
+	int sack_now;              /* SCTP: acknowledge every packet at once (SCTP_DELAYED_SACK,
+	                            * sack_freq 1): a sparse stream's RTT without the SACK delay */
 	uint32_t rto_min_ms, rto_initial_ms, rto_max_ms;
 	int path_max_retrans;      /* -1 or 0 = default */
 	int sndbuf, rcvbuf;        /* socket buffer sizes in bytes */

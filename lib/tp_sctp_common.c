@@ -156,6 +156,12 @@ tp_sctp_sockopts(int fd, const struct tp_opts *o, char *err, size_t errlen)
 			return TP_ERROR;
 		}
 	}
+	memset(&si, 0, sizeof(si));
+	si.sack_assoc_id = SCTP_FUTURE_ASSOC;
+	si.sack_freq = 1;
+	if (o->sack_now && tp_sctp_setopt(fd, SCTP_DELAYED_SACK, &si, sizeof(si),
+	    "SCTP_DELAYED_SACK", err, errlen) != TP_OK)
+		return TP_ERROR;
 	if (o->path_max_retrans > 0) {
 		memset(&pp, 0, sizeof(pp));
 		pp.spp_assoc_id = SCTP_FUTURE_ASSOC;

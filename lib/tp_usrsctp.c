@@ -205,6 +205,7 @@ tp_usrsctp_sockopts(struct socket *so, int family, const struct tp_opts *o, char
 	struct sctp_rtoinfo rto;
 	struct sctp_paddrparams pp;
 	struct sctp_udpencaps ue;
+	struct sctp_sack_info si;
 
 	if (tp_usrsctp_connopts(so, o, err, errlen) == -1)
 		return -1;
@@ -224,6 +225,12 @@ tp_usrsctp_sockopts(struct socket *so, int family, const struct tp_opts *o, char
 		    "SCTP_RTOINFO", err, errlen) == -1)
 			return -1;
 	}
+	memset(&si, 0, sizeof(si)); /* delay 0 keeps the stack's; every packet SACKed at once */
+	si.sack_assoc_id = SCTP_FUTURE_ASSOC;
+	si.sack_freq = 1;
+	if (o->sack_now && tp_usrsctp_setopt(so, IPPROTO_SCTP, SCTP_DELAYED_SACK, &si, sizeof(si),
+	    "SCTP_DELAYED_SACK", err, errlen) == -1)
+		return -1;
 	if (o->path_max_retrans > 0) {
 		memset(&pp, 0, sizeof(pp));
 		pp.spp_assoc_id = SCTP_FUTURE_ASSOC;

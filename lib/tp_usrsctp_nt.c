@@ -12,13 +12,15 @@
 
 #include "ev.h"
 #include "tp_crc32c.h"
+#include "tp_udp_gro.h"
 #include "tp_usrsctp.h"
 
 /*
  * The process owns one UDP socket on its port (tp_opts.udp_port). A loop that watched a socket
  * of the stack also watches that UDP socket and a 10 ms timer, until the loop is freed (see
  * "Loops" below): the loop reads the datagrams in batches (recvmmsg) and hands each to
- * usrsctp_conninput, and the timer calls usrsctp_handle_timers with the time gone by. The
+ * usrsctp_conninput (UDP GRO's coalesced buffers cut back into datagrams first: on by default
+ * where the kernel has it, SCTPAPPS_USRSCTP_GRO=0 off), and the timer calls usrsctp_handle_timers with the time gone by. The
  * stack sends through nt_output into a queue (tp_usrsctp_out.c) that leaves in one sendmmsg
  * on the same socket: after each batch in, each tick, each round of readiness calls, and
  * before the loop sleeps (a deferred call, asked for by the first packet queued).
@@ -73,8 +75,9 @@ static size_t nt_nwatch;                  /* sockets with a watch entry (open so
 static unsigned long nt_round;
 static uint64_t nt_last_us;
 static struct {
-	unsigned long in, no_peer, trunc, bad_crc;
+	unsigned long in, no_peer, trunc, bad_crc, gro;
 } nt_count;
+static int nt_gro;                        /* UDP_GRO on the socket */
 
 int
 tp_usrsctp_nt_running(void)
@@ -114,8 +117,25 @@ nt_output(void *addr, void *buf, size_t len, uint8_t tos, uint8_t set_df)
 	return 0;
 }
 
+/* One datagram in: checked, then to the stack. */
+static void
+nt_input(const struct sockaddr *from, socklen_t fromlen, void *buf, size_t len, uint64_t now)
+{
+	uintptr_t h;
+
+	if (!tp_crc32c_sctp_ok(buf, len)) {
+		nt_count.bad_crc++;
+		return;
+	}
+	if ((h = tp_usrsctp_peer_get(from, fromlen, now)) == 0)
+		return;
+	nt_count.in++;
+	usrsctp_conninput((void *)h, buf, len, 0);
+}
+
 /* Datagrams in: up to NT_BATCHES batches, then the loop's other events get their turn (the
- * socket stays readable, so the loop comes back). */
+ * socket stays readable, so the loop comes back). With UDP GRO a buffer may hold a run of
+ * datagrams from one peer, of one size but the last: cut back into them. */
 static void
 nt_read_batches(void)
 {
@@ -123,8 +143,10 @@ nt_read_batches(void)
 	static struct sockaddr_storage from[NT_BATCH];
 	static struct mmsghdr mm[NT_BATCH];
 	static struct iovec iov[NT_BATCH];
+	static char ctl[NT_BATCH][TP_UDP_GRO_CMSG];
+	struct iovec seg[NT_DGRAM / 512];
+	size_t k, ns;
 	uint64_t now;
-	uintptr_t h;
 	int b, i, n;
 
 	if (mm[0].msg_hdr.msg_iov == NULL) /* the headers once; recvmmsg rewrites their lengths */
@@ -136,8 +158,11 @@ nt_read_batches(void)
 			mm[i].msg_hdr.msg_name = &from[i];
 		}
 	for (b = 0; b < NT_BATCHES; b++) {
-		for (i = 0; i < NT_BATCH; i++)
+		for (i = 0; i < NT_BATCH; i++) {
 			mm[i].msg_hdr.msg_namelen = sizeof(from[i]);
+			mm[i].msg_hdr.msg_control = nt_gro ? ctl[i] : NULL;
+			mm[i].msg_hdr.msg_controllen = nt_gro ? sizeof(ctl[i]) : 0;
+		}
 		if ((n = recvmmsg(nt_fd, mm, NT_BATCH, MSG_DONTWAIT, NULL)) <= 0)
 			return;
 		now = ev_clock_us();
@@ -146,15 +171,15 @@ nt_read_batches(void)
 				nt_count.trunc++;
 				continue;
 			}
-			if (!tp_crc32c_sctp_ok(bufs[i], mm[i].msg_len)) {
-				nt_count.bad_crc++;
-				continue;
-			}
-			if ((h = tp_usrsctp_peer_get((struct sockaddr *)&from[i], mm[i].msg_hdr.msg_namelen,
-			    now)) == 0)
-				continue;
-			nt_count.in++;
-			usrsctp_conninput((void *)h, bufs[i], mm[i].msg_len, 0);
+			ns = tp_udp_gro_split(bufs[i], mm[i].msg_len, nt_gro ?
+			    tp_udp_gro_size(&mm[i].msg_hdr) : 0, seg, sizeof(seg) / sizeof(seg[0]));
+			if (ns > 1)
+				nt_count.gro++;
+			if (ns > sizeof(seg) / sizeof(seg[0])) /* not from Linux (64 at most): counted */
+				nt_count.trunc += ns - sizeof(seg) / sizeof(seg[0]);
+			for (k = 0; k < ns && k < sizeof(seg) / sizeof(seg[0]); k++)
+				nt_input((struct sockaddr *)&from[i], mm[i].msg_hdr.msg_namelen,
+				    seg[k].iov_base, seg[k].iov_len, now);
 		}
 		if (n < NT_BATCH)
 			return;
@@ -514,6 +539,7 @@ tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, cha
     size_t errlen)
 {
 	static int atexit_done;
+	const char *gro;
 	uint16_t port = o->udp_port ? o->udp_port : TP_USRSCTP_PORT;
 
 	if (tp_usrsctp_running()) {
@@ -533,6 +559,8 @@ tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, cha
 		return -1;
 	nt_port = port;
 	tp_usrsctp_out_fd(nt_fd);
+	gro = getenv("SCTPAPPS_USRSCTP_GRO");
+	nt_gro = (gro == NULL || strcmp(gro, "0") != 0) && tp_udp_gro_on(nt_fd) == 0;
 	nt_last_us = ev_clock_us();
 	usrsctp_init_nothreads(0, nt_output, NULL);
 	usrsctp_enable_crc32c_offload();
@@ -562,10 +590,11 @@ tp_usrsctp_nt_stats(char *buf, size_t len)
 	n = tp_usrsctp_stats_fill(buf, len);
 	tp_usrsctp_peer_counts(&peers, &evicted);
 	tp_usrsctp_out_counts(&sent, &err, &calls, &gso);
-	w = snprintf(buf + n, len - n, "%sudp_in=%lu udp_out=%lu udp_out_err=%lu udp_out_calls=%lu "
-	    "udp_out_gso=%lu udp_trunc=%lu udp_bad_crc=%lu peers=%zu peers_evicted=%lu "
-	    "out_no_peer=%lu", n ? " " : "", nt_count.in, sent, err, calls, gso, nt_count.trunc,
-	    nt_count.bad_crc, peers, evicted, nt_count.no_peer);
+	w = snprintf(buf + n, len - n, "%sudp_in=%lu udp_in_gro=%lu udp_gro=%d udp_out=%lu "
+	    "udp_out_err=%lu udp_out_calls=%lu udp_out_gso=%lu udp_trunc=%lu udp_bad_crc=%lu "
+	    "peers=%zu peers_evicted=%lu out_no_peer=%lu", n ? " " : "", nt_count.in,
+	    nt_count.gro, nt_gro, sent, err, calls, gso, nt_count.trunc, nt_count.bad_crc, peers,
+	    evicted, nt_count.no_peer);
 	if (w > 0 && (size_t)w < len - n)
 		n += (size_t)w;
 	return n;

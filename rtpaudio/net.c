@@ -146,6 +146,8 @@ rtpaudio_tp_opts(const struct rtpaudio_net *n, struct tp_opts *o)
 	*o = n->tpo; /* the UDP ports, kernel SCTP's UDP encapsulation */
 	o->streams = 1;
 	o->nodelay = 1;      /* each packet is due now: no Nagle, no SCTP bundling delay */
+	o->sack_now = 1;     /* a packet every 26-80 ms: a delayed SACK (2 packets or 200 ms)
+	                      * was most of the SRTT, and the RTO reached the lifetime (issue 35) */
 	o->frame_hdr = 2;    /* RFC 4571 */
 	o->rto_min_ms = n->rto_min_ms;
 	o->rto_max_ms = n->rto_max_ms;

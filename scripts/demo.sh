@@ -2,6 +2,14 @@
 # scripts/demo.sh: msgperf's loopback table on this host, then kernel SCTP's (natively or in the VM).
 set -eu
 cd "$(dirname "$0")/.."
+# the Release libusrsctp unless USRSCTP_LIBDIR says otherwise (scripts/usrsctp-lib.sh), said
+libdir=$(scripts/usrsctp-lib.sh pick)
+if [ -n "$libdir" ]; then
+	LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+fi
+echo "== $(scripts/usrsctp-lib.sh which ./msgperf) =="
+[ "${SCTPAPPS_DEMO_HEADER:-0}" = 1 ] && exit 0 # test aid: that line alone
 echo "== msgperf on this host's loopback: $(uname -r) =="
 ./msgperf -q "$@"
 if test/vm/have-sctp && test/vm/have-sctp --netem; then

@@ -382,8 +382,8 @@ cell() { # the transports satisfactory in one cell, as letters
 	echo "--quality\`) reproduces at 20 dB SNR or better; 100 is the clean decode, each concealed frame takes about two"
 	echo "segments off (1 % of the frames lost: about 98). Transports: U = UDP, S = SCTP (unordered), P = PR-SCTP lifetime 200 ms,"
 	echo "A = PR-SCTP tuned for the playout delay: \`--lifetime auto\` (the playout delay less half the RTT's"
-	echo "growth, twice the jitter and what the player's reports of late packets took off) and \`--rto-min 200 --rto-max ${A5_PLAYOUT_MS}\` (S and P keep the stack's RTO, min 1 s,"
-	echo "as the paper's kernel did). The tables show each cell's first draw of random losses; the cells the"
+	echo "growth, twice the jitter and what the player's reports of late packets took off) and \`--rto-min 200 --rto-max ${A5_PLAYOUT_MS}\` (S keeps the stack's RTO, min 1 s,"
+	echo "as the paper's kernel did; P has rtpaudio's prsctp default since 2026-12-07, a quarter of the lifetime to twice it, 50 to 400 ms, and every packet SACKed at once, as S and A). The tables show each cell's first draw of random losses; the cells the"
 	echo "findings compare were measured $A5_DRAWS times (medians, every draw listed); the transports are ranked by their frames lost pooled over every lossy cell of the fastest link and every draw, since one cell is a handful of loss events."
 	echo "$( [ "$QUICK" = 1 ] && echo "Quick run: a 2 x 2 grid." ) $njobs streams in $((t1 - t0)) s."
 	echo

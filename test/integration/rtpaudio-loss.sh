@@ -6,8 +6,10 @@
 # any draw is asserted: 3119 never makes a frame undecodable, FEC recovers ADUs, every run
 # keeps the timeline. RTPAUDIO_LOSS_PCT (default 15) and RTPAUDIO_LOSS_SECONDS (default 6).
 # PR-SCTP over usrsctp and usrsctp-nt (SCTP in UDP on an even port: its data lose the same
-# share) print their rows beside UDP's; that usrsctp-nt loses no more than usrsctp is a TAP
-# TODO while the usrsctp-nt PR-SCTP fault is open (issue 32 item 9).
+# share; the sender's default RTO bounded by the lifetime, the player's SACKs at once) print
+# their rows beside UDP's: each loses no more frames than UDP (2250), and usrsctp-nt no more
+# than usrsctp but for one draw's spread (issue 35: both lost 2-8 times UDP's share with the
+# stacks' 1 s RTO minimum).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
@@ -102,9 +104,13 @@ for r in r2250 r3119 ril rfec rpr-usrsctp rpr-usrsctp-nt; do
 		{ echo "# $r: $(cat "$tmp/$r.json")"; bad=1; }
 done
 ok $bad "every run: one fate per packet, played == written"
-# PR-SCTP, usrsctp-nt beside usrsctp (and UDP): printed; nt no worse than usrsctp is TODO
+# PR-SCTP, usrsctp-nt beside usrsctp and UDP
 nt=$(field rpr-usrsctp-nt residual_frame_loss_pct) us=$(field rpr-usrsctp residual_frame_loss_pct)
-line="PR-SCTP at $P % loss: usrsctp-nt $nt % residual frame loss, usrsctp $us %, udp (2250) $(field r2250 residual_frame_loss_pct) %"
-awk -v n="$nt" -v u="$us" 'BEGIN { exit !(n != "" && n <= u + 2) }'
-todo $? "$line" "usrsctp-nt's PR-SCTP loses more than usrsctp's: the fault is in lib/tp_usrsctp_nt*.c, fixed on another branch"
+ud=$(field r2250 residual_frame_loss_pct)
+line="PR-SCTP at $P % loss: usrsctp-nt $nt % residual frame loss, usrsctp $us %, udp (2250) $ud %"
+awk -v n="$nt" -v u="$us" -v d="$ud" 'BEGIN { exit !(n != "" && u != "" && d != "" && n <= d && u <= d) }'
+ok $? "$line: both SCTP stacks no worse than UDP"
+# one draw: 5 points are about two packets' frames (the 5-run medians: test/perf/prsctp-loss-bench.sh)
+awk -v n="$nt" -v u="$us" 'BEGIN { exit !(n != "" && n <= u + 5) }'
+ok $? "PR-SCTP at $P % loss: usrsctp-nt $nt % no worse than usrsctp $us % (+5 points for one draw)"
 done_testing

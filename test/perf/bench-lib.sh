@@ -49,22 +49,10 @@ bench_load() { cut -d' ' -f1-3 /proc/loadavg; }
 # bench_usrsctp_lib PID|PROGRAM: the libusrsctp that process has loaded (/proc/PID/maps), or
 # that PROGRAM loads with USRSCTP_LIBDIR (ldd), and whose it is: "PATH (Debian's libusrsctp2
 # VERSION, built -O0)", or the first line of a BUILD-INFO beside it (scripts/usrsctp-release.sh's)
+# (scripts/usrsctp-lib.sh which)
 bench_usrsctp_lib() {
-	local f p
-	case $1 in
-	*[!0-9]*) f=$("${usrsctp_env[@]}" ldd "$1" 2>/dev/null | awk '$1 ~ /^libusrsctp/ { print $3; exit }')
-		[ -z "$f" ] || f=$(readlink -f "$f") ;;
-	*) f=$(awk '$6 ~ /\/libusrsctp[^\/]*$/ { print $6; exit }' "/proc/$1/maps" 2>/dev/null) ;;
-	esac
-	if [ -z "$f" ]; then
-		echo "none loaded"
-	elif [ -f "${f%/*}/BUILD-INFO" ]; then
-		echo "$f ($(sed -n '1s/:.*//p' "${f%/*}/BUILD-INFO"), scripts/usrsctp-release.sh)"
-	elif p=$(dpkg-query -S "$f" 2>/dev/null | head -n1 | cut -d: -f1) && [ -n "$p" ]; then
-		echo "$f (Debian's $p $(dpkg-query -W -f='${Version}' "$p"), built -O0)"
-	else
-		echo "$f (not Debian's)"
-	fi
+	"${usrsctp_env[@]}" "$(dirname "${BASH_SOURCE[0]}")/../../scripts/usrsctp-lib.sh" which "$1" |
+	    sed 's/^libusrsctp: //'
 }
 
 # bench_pin: PIN=1 (the default on a host of 2 CPUs or more; PIN=0: not) runs the server, all

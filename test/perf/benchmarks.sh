@@ -9,11 +9,18 @@
 #   - sctphttpd against nginx over TCP (wrk -t1 -c50, 1 KiB and 100 KiB), --workers 2 against 1
 #   - msgperf TCP against iperf3 (131072-byte writes)
 # usage: test/perf/benchmarks.sh [SECONDS]    (default 3 s per run; RUNS=N; SCALE=1 appends
-#        test/perf/scale-bench.sh's table for each usrsctp type; USRSCTP_LIBDIR=DIR: the usrsctp processes on
-#        DIR/libusrsctp.so.2, such as scripts/usrsctp-release.sh's optimised build)
+#        test/perf/scale-bench.sh's table for each usrsctp type; the usrsctp processes on
+#        scripts/usrsctp-release.sh's optimised build by default, USRSCTP_LIBDIR=DIR: on
+#        DIR/libusrsctp.so.2, USRSCTP_LIBDIR=system: on Debian's; the header says which)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_builddir:-$(cd "$here/../.." && pwd)}
+# the Release libusrsctp unless USRSCTP_LIBDIR says otherwise (scripts/usrsctp-lib.sh pick:
+# built first where need be, before the network namespace; USRSCTP_LIBDIR=system: Debian's)
+if [ -z "${BENCH_NETNS:-}" ]; then
+	USRSCTP_LIBDIR=$("$here/../../scripts/usrsctp-lib.sh" pick) || exit 1
+	export USRSCTP_LIBDIR
+fi
 . "$here/bench-lib.sh"
 bench_netns "$@"
 D=${1:-3}
@@ -199,6 +206,20 @@ TCP one way on the loopback, 131072-byte writes (kbit/s):
 | msgperf | iperf3 | ratio |
 |---|---|---|
 | $(spread <"$tmp/a") | $(spread <"$tmp/b") | $(spread <"$tmp/r") |
+
+EOF
+cat <<EOF
+## usrsctp-nt against raw UDP
+
+One way, 16 KiB messages over usrsctp-nt (msgperf) beside raw UDP on the same loopback (iperf3
+-u, one 1452-byte datagram per \`sendto\`), interleaved: plain (\`sendmmsg\`/\`recvmmsg\`
+batches only), default (with UDP GRO on receive) and gso (UDP GSO on send too,
+\`SCTPAPPS_USRSCTP_GSO=1\`). Issue 35's targets: default >= 0.8 of UDP's rate, gso >= 1.5
+(test/perf/nt-udp-bench.sh):
+
+\`\`\`
+$("$here/nt-udp-bench.sh" "$RUNS" "$D" 16384 2>&1)
+\`\`\`
 
 EOF
 if [ "${SCALE:-0}" = 1 ]; then

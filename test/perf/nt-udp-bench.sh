@@ -1,9 +1,12 @@
 #!/bin/bash
 # test/perf/nt-udp-bench.sh: usrsctp-nt one way at SIZE bytes (msgperf, server and client
 # processes) beside its anchor, raw UDP on the same loopback (iperf3 -u, one 1452-byte datagram
-# per sendto, as many as it can: the receiver's rate), interleaved RUNS times; prints each
-# run, the medians, the ratio nt/UDP and the UDP counters (RcvbufErrors) it cost. Says which
-# libusrsctp the programs loaded (USRSCTP_LIBDIR=DIR: that one, e.g. scripts/usrsctp-release.sh).
+# per sendto, as many as it can: the receiver's rate), interleaved RUNS times, nt three ways:
+# "plain" (SCTPAPPS_USRSCTP_GSO=0 SCTPAPPS_USRSCTP_GRO=0: sendmmsg and recvmmsg batches only),
+# "default" (batches, UDP GRO on receive where the kernel has it) and "gso" (GSO on send as well,
+# SCTPAPPS_USRSCTP_GSO=1); prints each run, the medians, the ratios nt/UDP and the UDP counters
+# (RcvbufErrors) it cost. Says which libusrsctp the programs loaded (USRSCTP_LIBDIR=DIR: that
+# one, e.g. scripts/usrsctp-release.sh). Issue 35's targets: default >= 0.8, gso >= 1.5.
 # usage: test/perf/nt-udp-bench.sh [RUNS (3)] [SECONDS (3)] [SIZE (16384)]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,11 +36,11 @@ except (ValueError, KeyError):
     pass'
 	wait $s 2>/dev/null
 }
-nt() { # kbit/s received
-	"$M" server -q -t usrsctp-nt -a 127.0.0.1:$((base + 6)) --udp-port $base --udp-remote-port $((base + 1)) &
+nt() { # GSO GRO: kbit/s received
+	SCTPAPPS_USRSCTP_GSO=$1 SCTPAPPS_USRSCTP_GRO=$2 "$M" server -q -t usrsctp-nt -a 127.0.0.1:$((base + 6)) --udp-port $base --udp-remote-port $((base + 1)) &
 	local s=$!
 	sleep 0.3
-	timeout $((secs + 30)) "$M" client -q --csv -t usrsctp-nt -a 127.0.0.1:$((base + 6)) -s "$size" \
+	SCTPAPPS_USRSCTP_GSO=$1 SCTPAPPS_USRSCTP_GRO=$2 timeout $((secs + 30)) "$M" client -q --csv -t usrsctp-nt -a 127.0.0.1:$((base + 6)) -s "$size" \
 	    -T oneway -d "$secs" --udp-port $((base + 1)) --udp-remote-port $base |
 	    awk -F, '$1 == "oneway" { printf "%.0f\n", $4 }'
 	kill $s 2>/dev/null
@@ -46,13 +49,16 @@ nt() { # kbit/s received
 e0=$(rcvbuf_errors)
 : >/tmp/nt-udp-bench.$$
 for i in $(seq 1 "$runs"); do
-	u=$(udp) n=$(nt)
-	echo "run $i: udp ${u:-none} kbit/s, usrsctp-nt $size B ${n:-none} kbit/s"
-	echo "${u:-0} ${n:-0}" >>/tmp/nt-udp-bench.$$
+	u=$(udp) p=$(nt 0 0) n=$(nt 0 1) g=$(nt 1 1)
+	echo "run $i: udp ${u:-none} kbit/s; usrsctp-nt $size B plain ${p:-none}, default ${n:-none}, gso ${g:-none} kbit/s"
+	echo "${u:-0} ${p:-0} ${n:-0} ${g:-0}" >>/tmp/nt-udp-bench.$$
 done
 e1=$(rcvbuf_errors)
 med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-mu=$(awk '{ print $1 }' /tmp/nt-udp-bench.$$ | med) mn=$(awk '{ print $2 }' /tmp/nt-udp-bench.$$ | med)
+col() { awk -v c="$1" '{ print $c }' /tmp/nt-udp-bench.$$ | med; }
+mu=$(col 1) mp=$(col 2) mn=$(col 3) mg=$(col 4)
 rm -f /tmp/nt-udp-bench.$$
-echo "median: udp $mu kbit/s, usrsctp-nt $mn kbit/s, nt/udp $(awk -v a="$mn" -v b="$mu" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+ratio() { awk -v a="$1" -v b="$mu" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+echo "median: udp $mu kbit/s; usrsctp-nt plain $mp, default $mn, gso $mg kbit/s"
+echo "nt/udp: plain $(ratio "$mp"), default $(ratio "$mn") (target 0.8), gso $(ratio "$mg") (target 1.5)"
 echo "RcvbufErrors during the runs: $((e1 - e0)) (iperf3's own UDP overruns count here too)"

@@ -1387,6 +1387,28 @@ test_date_format(void **state)
 	assert_int_equal(http_date_format(253402300800LL, buf, sizeof(buf)), 0);
 	assert_int_equal(http_date_format(-62167219201LL, buf, sizeof(buf)), 0); /* year -1 */
 	assert_int_equal(http_date_format(0, buf, HTTP_DATE_LEN), 0);
+	/* The cache of the last dates (4): five in turn evict each other, each still right, a
+	 * repeat is the same string, a short buffer is refused even for a cached date, and a
+	 * date out of range is not cached. */
+	{
+		static const time_t ts[] = { 784111777, 0, -1, 951782400, 253402300799LL };
+		static const char *const want[] = { "Sun, 06 Nov 1994 08:49:37 GMT",
+			"Thu, 01 Jan 1970 00:00:00 GMT", "Wed, 31 Dec 1969 23:59:59 GMT",
+			"Tue, 29 Feb 2000 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT" };
+		int i, k;
+
+		for (k = 0; k < 3; k++)
+			for (i = 0; i < 5; i++) {
+				memset(buf, 'x', sizeof(buf));
+				assert_int_equal(http_date_format(ts[i], buf, sizeof(buf)), HTTP_DATE_LEN);
+				assert_string_equal(buf, want[i]);
+				assert_int_equal(http_date_format(ts[i], buf, sizeof(buf)), HTTP_DATE_LEN);
+				assert_string_equal(buf, want[i]);
+				assert_int_equal(http_date_format(ts[i], buf, HTTP_DATE_LEN), 0);
+				assert_int_equal(http_date_format(253402300800LL, buf, sizeof(buf)), 0);
+				assert_int_equal(http_date_format(253402300800LL, buf, sizeof(buf)), 0);
+			}
+	}
 	/* Round trips over 200 years, at an odd stride so every weekday and month is hit. */
 	for (v = -2208988800LL; v < 4102444800LL; v += 86400LL * 13 + 3607) {
 		t = (time_t)v;
