@@ -94,6 +94,17 @@ tls_pull(gnutls_transport_ptr_t ptr, void *p, size_t n)
 	return (ssize_t)n;
 }
 
+/* GnuTLS asks whether data waits before some reads: the default would select(2) on the
+ * transport pointer as if it were a descriptor. */
+static int
+tls_pull_timeout(gnutls_transport_ptr_t ptr, unsigned int ms)
+{
+	struct tls_sess *t = ptr;
+
+	(void)ms;
+	return t->in.len > t->in.off ? 1 : 0;
+}
+
 int
 tls_available(void)
 {
@@ -227,6 +238,7 @@ tls_sess_new(struct tls_ctx *x, const char *alpn, char *err, size_t errlen)
 	gnutls_transport_set_ptr(t->s, t);
 	gnutls_transport_set_push_function(t->s, tls_push);
 	gnutls_transport_set_pull_function(t->s, tls_pull);
+	gnutls_transport_set_pull_timeout_function(t->s, tls_pull_timeout);
 	return t;
 bad:
 	snprintf(err, errlen, "TLS session: %s", gnutls_strerror(rc));
@@ -366,14 +378,21 @@ int
 tls_read(struct tls_sess *t, void *buf, size_t cap, size_t *got)
 {
 	ssize_t n;
-	int rc;
+	int rc, tries;
 
 	*got = 0;
 	if ((rc = tls_step(t)) != TLS_OK)
 		return rc;
 	if (t->eof)
 		return TLS_EOF;
-	n = gnutls_record_recv(t->s, buf, cap);
+	/* GnuTLS may answer AGAIN once with a whole record waiting (seen with 3.7 after a
+	 * post-handshake message): ask again while bytes wait, a few times at most. */
+	for (tries = 0; ; tries++) {
+		n = gnutls_record_recv(t->s, buf, cap);
+		if (n != GNUTLS_E_AGAIN || tries == 3 || (t->in.len == t->in.off &&
+		    gnutls_record_check_pending(t->s) == 0))
+			break;
+	}
 	if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED)
 		return TLS_AGAIN;
 	if (n == 0) {
