@@ -57,6 +57,7 @@ static void conn_timer_sync(struct conn *cn);
 static void conn_on_accept(struct tp_listener *l, void *arg);
 static void conn_ev(struct tp_conn *tc, unsigned events, void *arg);
 static void conn_timer_cb(struct ev_loop *loop, void *arg);
+static int conn_tls_fail(struct conn *cn, struct strm *s);
 
 /*
  * "Connection: close", an error that leaves the byte stream out of step, or a shutdown. On TCP
@@ -230,6 +231,9 @@ conn_deadline(const struct conn *cn)
 		d = cn->thr_until;
 	if (cn->ss.resets > 0 && cn->ss.reset_retry_us < d)
 		d = cn->ss.reset_retry_us;
+	if (cn->tls != NULL && (t = tlsio_oldest(cn->tls, &i)) != 0 &&
+	    (t += (uint64_t)httpd_config()->request_timeout_s * 1000000) < d)
+		d = t; /* a handshake, as a request head, must end within --request-timeout */
 	return d;
 }
 
@@ -255,7 +259,7 @@ static void
 conn_timer_cb(struct ev_loop *loop, void *arg)
 {
 	struct conn *cn = arg;
-	uint64_t now = ev_now_us(loop);
+	uint64_t now = ev_now_us(loop), t;
 	uint16_t i;
 
 	if (cn->lingering) {
@@ -284,6 +288,12 @@ conn_timer_cb(struct ev_loop *loop, void *arg)
 	}
 	if (cn->thr_until != 0 && now >= cn->thr_until)
 		conn_unthrottle(cn);
+	while (cn->tls != NULL && (t = tlsio_oldest(cn->tls, &i)) != 0 &&
+	    now - t >= (uint64_t)httpd_config()->request_timeout_s * 1000000) {
+		struct strm *s = strm_get(&cn->ss, i);
+		if (s == NULL || conn_tls_fail(cn, s) == -1)
+			return;
+	}
 	for (i = 0; cn->ss.resets > 0 && now >= cn->ss.reset_retry_us && i < cn->ss.nstreams; i++)
 		if (cn->ss.st[i] != NULL && cn->ss.st[i]->reset_pending)
 			strm_reset_try(cn->ss.st[i]);
@@ -567,6 +577,21 @@ conn_tls_plain(void *arg, uint16_t sid, char *p, size_t n)
 		strm_input(s, p, n);
 }
 
+/* https: stream s's TLS connection failed, or its handshake took too long. -1: cn is gone. */
+static int
+conn_tls_fail(struct conn *cn, struct strm *s)
+{
+	if (conn_tls_flush(cn) == -1)
+		return -1;
+	if (!cn->ss.msg) {
+		conn_free(cn); /* the alert went if the socket took it */
+		return -1;
+	}
+	tlsio_forget(cn->tls, s->id);
+	strm_abort(s);
+	return 0;
+}
+
 /*
  * https: ciphertext on stream s. A TLS failure (a garbage or forged record, a handshake that
  * fails, the --tls-max cap) costs that stream only: its alert goes, its transaction is
@@ -577,21 +602,16 @@ static int
 conn_tls_input(struct conn *cn, struct strm *s, const char *p, size_t n)
 {
 	int rc;
+	unsigned hs = tlsio_in_handshake(cn->tls);
 
 	if (s->dead)
 		return 0; /* the rest of an aborted transaction, before its reset */
 	rc = tlsio_input(cn->tls, s->id, p, n, conn_tls_plain, cn);
+	if (tlsio_in_handshake(cn->tls) > hs)
+		conn_timer_sync(cn); /* a handshake began: its deadline */
 	if (rc == TLSIO_OK)
 		return 0;
-	if (conn_tls_flush(cn) == -1)
-		return -1;
-	if (!cn->ss.msg) {
-		conn_free(cn); /* the alert went if the socket took it */
-		return -1;
-	}
-	tlsio_forget(cn->tls, s->id);
-	strm_abort(s);
-	return 0;
+	return conn_tls_fail(cn, s);
 }
 
 /* Returns -1 when cn is gone. */

@@ -12,6 +12,8 @@ struct tlsio {
 	uint16_t n;
 	int msg;
 	struct tls_sess **t;      /* n entries, each made when its stream first has data */
+	uint64_t *t0;             /* when each handshake in progress began (us), 0 = none */
+	unsigned hs;              /* handshakes in progress on this connection */
 	unsigned out;             /* streams with records to send */
 	uint16_t cursor;          /* where tlsio_next looks first: streams take turns */
 	char err[256];
@@ -44,6 +46,7 @@ tlsio_fini(void)
 
 int tlsio_on(void) { return tlsio.ctx != NULL; }
 unsigned tlsio_handshakes(void) { return tlsio.handshakes; }
+unsigned tlsio_in_handshake(const struct tlsio *io) { return io->hs; }
 
 struct tlsio *
 tlsio_new(uint16_t nstreams, int msg)
@@ -52,7 +55,11 @@ tlsio_new(uint16_t nstreams, int msg)
 
 	if (io == NULL)
 		return NULL;
-	if ((io->t = calloc(nstreams, sizeof(*io->t))) == NULL) {
+	io->t = calloc(nstreams, sizeof(*io->t));
+	io->t0 = calloc(nstreams, sizeof(*io->t0));
+	if (io->t == NULL || io->t0 == NULL) {
+		free(io->t);
+		free(io->t0);
 		free(io);
 		return NULL;
 	}
@@ -77,8 +84,11 @@ tlsio_drop(struct tlsio *io, uint16_t sid)
 
 	if (t == NULL)
 		return;
-	if (!tls_done(t) && !tls_failed(t))
+	if (io->t0[sid] != 0) {
 		tlsio.handshakes--;
+		io->hs--;
+		io->t0[sid] = 0;
+	}
 	if (tlsio_has_out(t))
 		io->out--;
 	tls_sess_free(t);
@@ -95,6 +105,7 @@ tlsio_free(struct tlsio *io)
 	for (i = 0; i < io->n; i++)
 		tlsio_drop(io, i);
 	free(io->t);
+	free(io->t0);
 	free(io);
 }
 
@@ -107,16 +118,20 @@ tlsio_forget(struct tlsio *io, uint16_t sid)
 
 /* Around every call that may add records or end a handshake: the counts follow. */
 static int
-tlsio_after(struct tlsio *io, struct tls_sess *t, int had_out, int was_hs, int rc)
+tlsio_after(struct tlsio *io, uint16_t sid, int had_out, int rc)
 {
+	struct tls_sess *t = io->t[sid];
 	int has = tlsio_has_out(t);
 
 	if (has && !had_out)
 		io->out++;
 	else if (!has && had_out)
 		io->out--;
-	if (was_hs && (tls_done(t) || tls_failed(t)))
+	if (io->t0[sid] != 0 && (tls_done(t) || tls_failed(t))) {
 		tlsio.handshakes--;
+		io->hs--;
+		io->t0[sid] = 0;
+	}
 	if (rc == TLS_ERROR) {
 		snprintf(io->err, sizeof(io->err), "%s", tls_err(t));
 		return TLSIO_FAIL;
@@ -124,24 +139,22 @@ tlsio_after(struct tlsio *io, struct tls_sess *t, int had_out, int was_hs, int r
 	return TLSIO_OK;
 }
 
-static int
-tlsio_hs(const struct tls_sess *t)
-{
-	return !tls_done(t) && !tls_failed(t);
-}
-
 int
 tlsio_input(struct tlsio *io, uint16_t sid, const char *p, size_t n, tlsio_plain_cb *plain,
     void *arg)
 {
 	struct tls_sess *t = io->t[sid];
-	int rc, had, hs;
+	unsigned max = httpd_config()->tls_max;
+	int rc, had;
 	size_t got;
 
 	if (t == NULL) {
-		if (tlsio.handshakes >= httpd_config()->tls_max) {
-			snprintf(io->err, sizeof(io->err), "%u TLS handshakes in progress "
-			    "(--tls-max): none more starts", tlsio.handshakes);
+		/* The cap: in the process, and half of it for one connection, so that one
+		 * association's flood leaves room for the others'. */
+		if (tlsio.handshakes >= max || io->hs >= (max + 1) / 2) {
+			snprintf(io->err, sizeof(io->err), "%u TLS handshakes in progress, %u on "
+			    "this association (--tls-max %u): none more starts", tlsio.handshakes,
+			    io->hs, max);
 			return TLSIO_FULL;
 		}
 		t = tls_sess_new(tlsio.ctx, io->msg ? TLS_ALPN_SCTP : TLS_ALPN_TCP, io->err,
@@ -150,21 +163,21 @@ tlsio_input(struct tlsio *io, uint16_t sid, const char *p, size_t n, tlsio_plain
 			return TLSIO_FAIL;
 		io->t[sid] = t;
 		tlsio.handshakes++;
+		io->hs++;
+		io->t0[sid] = httpd_now_us() | 1;
 	}
 	if (tls_failed(t)) {
 		snprintf(io->err, sizeof(io->err), "%s", tls_err(t));
 		return TLSIO_FAIL;
 	}
 	had = tlsio_has_out(t);
-	hs = tlsio_hs(t);
 	rc = tls_input(t, p, n);
-	if (tlsio_after(io, t, had, hs, rc) != TLSIO_OK)
+	if (tlsio_after(io, sid, had, rc) != TLSIO_OK)
 		return TLSIO_FAIL;
 	for (;;) {
 		had = tlsio_has_out(t);
-		hs = tlsio_hs(t);
 		rc = tls_read(t, tlsio.buf, sizeof(tlsio.buf), &got);
-		if (tlsio_after(io, t, had, hs, rc) != TLSIO_OK)
+		if (tlsio_after(io, sid, had, rc) != TLSIO_OK)
 			return TLSIO_FAIL;
 		if (rc != TLS_OK)
 			return TLSIO_OK; /* more to come, or close_notify: the transport's end follows */
@@ -178,15 +191,14 @@ int
 tlsio_write(struct tlsio *io, uint16_t sid, const char *p, size_t n)
 {
 	struct tls_sess *t = io->t[sid];
-	int had, hs;
+	int had;
 
 	if (t == NULL) {
 		snprintf(io->err, sizeof(io->err), "no TLS connection on stream %u", (unsigned)sid);
 		return TLSIO_FAIL;
 	}
 	had = tlsio_has_out(t);
-	hs = tlsio_hs(t);
-	return tlsio_after(io, t, had, hs, tls_write(t, p, n));
+	return tlsio_after(io, sid, had, tls_write(t, p, n));
 }
 
 int
@@ -230,4 +242,19 @@ tlsio_err(const struct tlsio *io, uint16_t sid)
 {
 	(void)sid;
 	return io->err;
+}
+
+/* The handshake in progress that began first: when (us), and its stream; 0 = none. */
+uint64_t
+tlsio_oldest(const struct tlsio *io, uint16_t *sid)
+{
+	uint64_t best = 0;
+	uint16_t i;
+
+	for (i = 0; io->hs > 0 && i < io->n; i++)
+		if (io->t0[i] != 0 && (best == 0 || io->t0[i] < best)) {
+			best = io->t0[i];
+			*sid = i;
+		}
+	return best;
 }

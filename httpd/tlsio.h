@@ -18,6 +18,7 @@ int tlsio_init(char *err, size_t errlen);
 void tlsio_fini(void);
 int tlsio_on(void);                       /* https is served */
 unsigned tlsio_handshakes(void);          /* in progress now, in this process */
+unsigned tlsio_in_handshake(const struct tlsio *io); /* in progress on this connection */
 
 /* msg: the streams of an association (ALPN token of the draft), else TCP (http/1.1). */
 struct tlsio *tlsio_new(uint16_t nstreams, int msg);
@@ -34,5 +35,7 @@ int tlsio_pending(const struct tlsio *io);
 /* Stream sid starts afresh (after its reset): its next bytes begin a new TLS connection. */
 void tlsio_forget(struct tlsio *io, uint16_t sid);
 const char *tlsio_err(const struct tlsio *io, uint16_t sid);
+/* The handshake in progress that began first: when (us), and its stream; 0 = none. */
+uint64_t tlsio_oldest(const struct tlsio *io, uint16_t *sid);
 
 #endif
