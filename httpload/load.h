@@ -134,6 +134,7 @@ int sess_tls_read(struct sess_tls *x, unsigned i, char *buf, size_t cap, size_t 
 int sess_tls_next(struct sess_tls *x, uint16_t *sid, const void **p, size_t *n);
 void sess_tls_sent(struct sess_tls *x, uint16_t sid, size_t n);
 int sess_tls_pending(const struct sess_tls *x);
+int sess_tls_may_start(const struct sess_tls *x, unsigned i);
 int sess_tls_cert_error(const struct sess_tls *x);
 const struct sess_tls_stats *sess_tls_stats(const struct sess_tls *x);
 

@@ -16,6 +16,8 @@ struct sess_tls {
 	struct tls_sess **t;
 	uint64_t *t0;               /* when each stream's handshake began, 0 = done */
 	int ticket_from;            /* a stream whose session holds a ticket, -1 = none yet */
+	int first;                  /* the first stream to start, -1 = none yet */
+	int go;                     /* the others start now: a ticket came, or none will */
 	int cert_error;
 	struct sess_tls_stats st;
 };
@@ -37,6 +39,8 @@ sess_tls_new(struct tls_ctx *ctx, int msg, unsigned n)
 	x->alpn = msg ? TLS_ALPN_SCTP : TLS_ALPN_TCP;
 	x->n = n;
 	x->ticket_from = -1;
+	x->first = -1;
+	x->go = n == 1;
 	return x;
 }
 
@@ -90,8 +94,13 @@ sess_tls_after(struct sess_tls *x, unsigned i, int had, int rc, char *err, size_
 			x->st.hs_us_max = took;
 		snprintf(x->st.alpn, sizeof(x->st.alpn), "%s", tls_alpn(t));
 	}
-	if (x->ticket_from < 0 && tls_done(t))
-		x->ticket_from = (int)i; /* tls_sess_resume_from checks that it has one */
+	/* The first stream's ticket: the others resume from it (no certificate to sign and
+	 * verify again). A server that sent its first reply bytes, or failed, without a
+	 * ticket sends none: the others make full handshakes. */
+	if (x->ticket_from < 0 && tls_done(t) && tls_has_ticket(t)) {
+		x->ticket_from = (int)i;
+		x->go = 1;
+	}
 	return 0;
 }
 
@@ -102,6 +111,8 @@ sess_tls_write(struct sess_tls *x, unsigned i, const char *p, size_t n, char *er
 	struct tls_sess *t = x->t[i];
 	int had, rc;
 
+	if (t == NULL && x->first < 0)
+		x->first = (int)i;
 	if (t == NULL) {
 		if ((t = tls_sess_new(x->ctx, x->alpn, err, errlen)) == NULL)
 			return -1;
@@ -142,8 +153,12 @@ sess_tls_read(struct sess_tls *x, unsigned i, char *buf, size_t cap, size_t *got
 	struct tls_sess *t = x->t[i];
 	int had = sess_tls_has_out(t), rc = tls_read(t, buf, cap, got);
 
-	if (sess_tls_after(x, i, had, rc, err, errlen) == -1)
+	if (sess_tls_after(x, i, had, rc, err, errlen) == -1) {
+		x->go = 1;
 		return -1;
+	}
+	if (rc == TLS_OK && (int)i == x->first)
+		x->go = 1; /* reply bytes before any ticket: none is coming first */
 	return rc == TLS_OK ? 1 : 0;
 }
 
@@ -176,5 +191,13 @@ sess_tls_sent(struct sess_tls *x, uint16_t sid, size_t n)
 }
 
 int sess_tls_pending(const struct sess_tls *x) { return x->out > 0; }
+
+/* May stream i send now? Its TLS connection is there, or it is the first, or the first's
+ * ticket came (or will not). */
+int
+sess_tls_may_start(const struct sess_tls *x, unsigned i)
+{
+	return x->go || x->t[i] != NULL || x->first < 0;
+}
 int sess_tls_cert_error(const struct sess_tls *x) { return x->cert_error; }
 const struct sess_tls_stats *sess_tls_stats(const struct sess_tls *x) { return &x->st; }

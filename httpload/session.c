@@ -446,14 +446,21 @@ sess_flush_tls(struct sess *s)
 	uint16_t sid;
 	int rc;
 
-	while ((k = s->sq) != NULL) {
+	struct sess_call **pk = &s->sq, *prev = NULL;
+
+	while ((k = *pk) != NULL) {
+		if (!sess_tls_may_start(s->tls, k->stream)) {
+			prev = k; /* it waits for the first stream's session ticket */
+			pk = &k->snext;
+			continue;
+		}
 		if (sess_tls_write(s->tls, k->stream, k->req + k->sent, k->req_len - k->sent, err,
 		    sizeof(err)) == -1)
 			return sess_end(s, LOAD_E_OTHER, "TLS %s", err);
 		k->sent = k->req_len;
-		s->sq = k->snext;
-		if (s->sq == NULL)
-			s->sqtail = NULL;
+		*pk = k->snext;
+		if (s->sqtail == k)
+			s->sqtail = prev;
 		k->snext = NULL;
 	}
 	while (sess_tls_next(s->tls, &sid, &p, &n)) {
@@ -473,6 +480,22 @@ sess_flush_tls(struct sess *s)
 		if (!s->msg && sent < n)
 			return 0;
 	}
+	return 0;
+}
+
+/* Something to send now: requests (on https, those not waiting for a ticket), or records. */
+static int
+sess_wants_write(const struct sess *s)
+{
+	const struct sess_call *k;
+
+	if (s->tls == NULL)
+		return s->sq != NULL;
+	if (sess_tls_pending(s->tls))
+		return 1;
+	for (k = s->sq; k != NULL; k = k->snext)
+		if (sess_tls_may_start(s->tls, k->stream))
+			return 1;
 	return 0;
 }
 
@@ -846,6 +869,5 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 		sess_end(s, LOAD_OK, s->closing ? "closed by the server" : "done");
 		return;
 	}
-	sess_watch(s, s->sq != NULL || (s->tls != NULL && sess_tls_pending(s->tls)) ?
-	    EV_READ | EV_WRITE : EV_READ);
+	sess_watch(s, sess_wants_write(s) ? EV_READ | EV_WRITE : EV_READ);
 }

@@ -444,6 +444,7 @@ tls_out_done(struct tls_sess *t, size_t n)
 int tls_done(const struct tls_sess *t) { return t->done; }
 int tls_failed(const struct tls_sess *t) { return t->failed; }
 int tls_cert_error(const struct tls_sess *t) { return t->cert_error; }
+int tls_has_ticket(const struct tls_sess *t) { return t->done && (gnutls_session_get_flags(t->s) & GNUTLS_SFLAGS_SESSION_TICKET) != 0; }
 int tls_resumed(const struct tls_sess *t) { return t->done && gnutls_session_is_resumed(t->s); }
 size_t tls_pending_plain(const struct tls_sess *t) { return t->plain.len - t->plain.off; }
 const char *tls_err(const struct tls_sess *t) { return t->err; }

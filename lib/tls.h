@@ -51,6 +51,7 @@ void tls_out_done(struct tls_sess *t, size_t n);
 int tls_done(const struct tls_sess *t);            /* handshake complete */
 int tls_failed(const struct tls_sess *t);          /* a fatal error happened */
 int tls_resumed(const struct tls_sess *t);
+int tls_has_ticket(const struct tls_sess *t);      /* client: a ticket to resume from came */
 int tls_cert_error(const struct tls_sess *t);      /* the failure was the peer's certificate */
 size_t tls_pending_plain(const struct tls_sess *t); /* written, not yet encrypted */
 const char *tls_err(const struct tls_sess *t);

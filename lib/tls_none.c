@@ -48,6 +48,7 @@ const void *tls_out(const struct tls_sess *t, size_t *n) { (void)t; *n = 0; retu
 void tls_out_done(struct tls_sess *t, size_t n) { (void)t; (void)n; }
 int tls_done(const struct tls_sess *t) { (void)t; return 0; }
 int tls_failed(const struct tls_sess *t) { (void)t; return 1; }
+int tls_has_ticket(const struct tls_sess *t) { (void)t; return 0; }
 int tls_resumed(const struct tls_sess *t) { (void)t; return 0; }
 int tls_cert_error(const struct tls_sess *t) { (void)t; return 0; }
 size_t tls_pending_plain(const struct tls_sess *t) { (void)t; return 0; }
