@@ -57,6 +57,13 @@ cmp -s "$tmp/curl.out" "$doc/u4"
 ok $? "curl --cacert over TCP: TLS verified, the 1 MiB body byte for byte (exit $rc)" ||
     sed 's/^/# /' "$tmp/curl.err"
 
+curl -sS --cacert "$pki/ca.pem" --tls-max 1.2 -o /dev/null "https://localhost:$tport/first.txt" \
+    2>"$tmp/curl12.err"
+rc=$?
+[ $rc = 35 ]
+ok $? "TLS 1.3 only: curl --tls-max 1.2 fails its handshake (exit $rc, 35 wanted)" ||
+    sed 's/^/# /' "$tmp/curl12.err"
+
 urls() { for i in $(seq 0 99); do echo "https://$1/u$i"; done; }
 same() { # same DIR: all 100 bodies as on disk
 	local i
