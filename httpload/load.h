@@ -309,6 +309,7 @@ enum load_period { LOAD_PERIOD_D = 0, LOAD_PERIOD_U, LOAD_PERIOD_E };
 #define LOAD_PRINT_BODY   0x2u
 
 struct load_opts {
+	struct tls_ctx *tls;     /* --ssl: https (sess_tls.c), NULL in clear */
 	const char *server;      /* "a" or "a,b" (multihoming) */
 	unsigned port;
 	const char *uri;

@@ -99,6 +99,17 @@ ok $? "usrsctp-nt, 100 streams: the 100-object page, a TLS connection per stream
     tail -n 3 "$tmp/n100.err" | sed 's/^/# /'
 diag "handshakes: $(grep -o '"tls_handshakes.*"tls_handshake_max_s": [0-9.]*' "$tmp/n100.err")"
 
+HL=${HTTPLOAD:-$top_builddir/httpload/httpload}
+timeout 60 "$HL" --ssl $ca --server localhost --port $sport --uri /u4 --num-conns 3 \
+    --num-calls 4 --streams 4 --proto usrsctp-nt --udp-port $cu --udp-remote-port $su \
+    >"$tmp/hl.out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q '^Reply status: 1xx=0 2xx=12 3xx=0 4xx=0 5xx=0' "$tmp/hl.out" &&
+    grep -q '^Reply size \[B\]: header [0-9.]* content 1048576.0 ' "$tmp/hl.out" &&
+    grep -q '^Errors: total 0 ' "$tmp/hl.out"
+ok $? "httpload --ssl over usrsctp-nt: 3 associations of 4 streams, 12 replies of 1 MiB, no error (exit $rc)" ||
+    grep '^Reply\|^Errors\|httpload:' "$tmp/hl.out" | sed 's/^/# /'
+
 printf 'GET /first.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' |
     timeout 20 openssl s_client -quiet -connect 127.0.0.1:$tport -CAfile "$pki/ca.pem" \
     -verify_return_error -alpn http/1.1 -servername localhost >"$tmp/ossl.out" 2>"$tmp/ossl.err"
