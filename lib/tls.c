@@ -43,6 +43,8 @@ tls_buf_put(struct tls_buf *b, const void *p, size_t n)
 	size_t cap;
 	char *np;
 
+	if (n == 0)
+		return 0; /* an empty message: nothing to keep (and no memcpy to NULL) */
 	if (b->off > 0 && b->off == b->len)
 		b->off = b->len = 0;
 	if (b->len + n > b->cap) {
@@ -430,7 +432,7 @@ const void *
 tls_out(const struct tls_sess *t, size_t *n)
 {
 	*n = t->out.len - t->out.off;
-	return t->out.p + t->out.off;
+	return t->out.p != NULL ? t->out.p + t->out.off : ""; /* nothing yet: no NULL + 0 */
 }
 
 void
