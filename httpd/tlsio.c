@@ -45,7 +45,6 @@ tlsio_fini(void)
 }
 
 int tlsio_on(void) { return tlsio.ctx != NULL; }
-unsigned tlsio_handshakes(void) { return tlsio.handshakes; }
 unsigned tlsio_in_handshake(const struct tlsio *io) { return io->hs; }
 
 struct tlsio *

@@ -17,7 +17,6 @@ struct tlsio;
 int tlsio_init(char *err, size_t errlen);
 void tlsio_fini(void);
 int tlsio_on(void);                       /* https is served */
-unsigned tlsio_handshakes(void);          /* in progress now, in this process */
 unsigned tlsio_in_handshake(const struct tlsio *io); /* in progress on this connection */
 
 /* msg: the streams of an association (ALPN token of the draft), else TCP (http/1.1). */
