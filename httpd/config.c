@@ -13,7 +13,7 @@ enum {
 	OPT_LOGFMT = 256, OPT_REQTO, OPT_MAXCONNS, OPT_STREAMS, OPT_MSGSIZE,
 	OPT_PPID0, OPT_NOSENDFILE, OPT_DAEMON, OPT_HELP, OPT_MAXLINE, OPT_MAXHEAD, OPT_PIPELINE,
 	OPT_LINGER, OPT_IDLE, OPT_CGITO, OPT_CGIBODY, OPT_CGIMAX, OPT_ALTSVC, OPT_NOLIST, OPT_LISTMAX, OPT_WORKERS, OPT_MMAP,
-	OPT_INTL, OPT_RTOMIN,
+	OPT_INTL, OPT_RTOMIN, OPT_TLSCERT, OPT_TLSKEY, OPT_TLSMAX,
 };
 
 static const struct option config_longopts[] = {
@@ -37,6 +37,9 @@ static const struct option config_longopts[] = {
 	{ "listing-max", required_argument, NULL, OPT_LISTMAX },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "mmap-cache", required_argument, NULL, OPT_MMAP },
+	{ "tls-cert", required_argument, NULL, OPT_TLSCERT },
+	{ "tls-key", required_argument, NULL, OPT_TLSKEY },
+	{ "tls-max", required_argument, NULL, OPT_TLSMAX },
 	{ "request-timeout", required_argument, NULL, OPT_REQTO },
 	{ "linger", required_argument, NULL, OPT_LINGER },
 	{ "max-conns", required_argument, NULL, OPT_MAXCONNS },
@@ -100,6 +103,11 @@ config_usage(FILE *f)
 	    "  --no-sendfile            read file bodies instead of sendfile(2) on TCP\n"
 	    "  --mmap-cache BYTES       SCTP bodies from shared file mappings, at most BYTES mapped\n"
 	    "                           (default 268435456; 0: read each piece with pread)\n"
+	    "TLS 1.3 (https on every listener; SCTP: one TLS connection per stream, RFC 3436):\n"
+	    "  --tls-cert FILE          certificate chain (PEM); with --tls-key\n"
+	    "  --tls-key FILE           its private key (PEM)\n"
+	    "  --tls-max N              TLS handshakes in progress at once (default 256; beyond:\n"
+	    "                           the stream is reset, on TCP the connection closed)\n"
 	    "Limits:\n"
 	    "  --idle-timeout S         close idle connections and stalled ones (default 60)\n"
 	    "  --request-timeout S      a request head must arrive within S (default 20)\n"
@@ -151,6 +159,7 @@ config_init(struct config *cf)
 	cf->max_age = -1;
 	cf->workers = 1;
 	cf->mmap_max = 256u << 20;
+	cf->tls_max = 256;
 }
 
 void
@@ -173,6 +182,8 @@ config_free(struct config *cf)
 	free(cf->throttles);
 	free(cf->cgi_pattern);
 	free(cf->charset);
+	free(cf->tls_cert);
+	free(cf->tls_key);
 	memset(cf, 0, sizeof(*cf));
 }
 
@@ -334,6 +345,15 @@ config_opt(struct config *cf, int ch, const char *arg, char *err, size_t errlen)
 		if (config_num(arg, 0, 1ul << 40, &v) == -1)
 			goto badnum;
 		cf->mmap_max = v;
+		return 0;
+	case OPT_TLSCERT:
+		return config_str(&cf->tls_cert, arg);
+	case OPT_TLSKEY:
+		return config_str(&cf->tls_key, arg);
+	case OPT_TLSMAX:
+		if (config_num(arg, 1, 1000000, &v) == -1)
+			goto badnum;
+		cf->tls_max = (unsigned)v;
 		return 0;
 	case OPT_REQTO:
 		if (config_num(arg, 1, 86400, &v) == -1)
@@ -545,7 +565,11 @@ config_parse(struct config *cf, int argc, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	if ((cf->tls_cert == NULL) != (cf->tls_key == NULL)) {
+		snprintf(err, errlen, "--tls-cert and --tls-key go together");
+		return -1;
+	}
 	if (cf->port == -1 && cf->nlistens == 0)
-		cf->port = 80;
+		cf->port = cf->tls_cert != NULL ? 443 : 80;
 	return 0;
 }

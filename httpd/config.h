@@ -56,6 +56,8 @@ struct config {
 	char *charset;                /* -T: charset of text types (thttpd's default UTF-8) */
 	unsigned workers;             /* --workers */
 	uint64_t mmap_max;            /* --mmap-cache: bytes mapped at most, 0 = off */
+	char *tls_cert, *tls_key;     /* --tls-cert, --tls-key: https on every listener */
+	unsigned tls_max;             /* --tls-max: TLS handshakes in progress at once */
 };
 
 void config_init(struct config *cf);

@@ -11,6 +11,7 @@
 #include "httpd.h"
 #include "resp.h"
 #include "strm.h"
+#include "tlsio.h"
 #include "tp.h"
 
 #define SERVER_WRITE_ROUNDS 64          /* sends per event before other connections get a turn */
@@ -36,6 +37,7 @@ struct conn {
 	int stalled;                /* TCP: the response at the head has nothing to send now */
 	uint64_t thr_until;         /* a throttle holds some output back until then, 0 = none */
 	unsigned want;
+	struct tlsio *tls;          /* https: a TLS session per stream (tlsio.c), or NULL */
 };
 
 static struct {
@@ -55,6 +57,7 @@ static void conn_timer_sync(struct conn *cn);
 static void conn_on_accept(struct tp_listener *l, void *arg);
 static void conn_ev(struct tp_conn *tc, unsigned events, void *arg);
 static void conn_timer_cb(struct ev_loop *loop, void *arg);
+static int conn_tls_fail(struct conn *cn, struct strm *s);
 
 /*
  * "Connection: close", an error that leaves the byte stream out of step, or a shutdown. On TCP
@@ -139,6 +142,8 @@ conn_touch(struct conn *cn)
 static int
 conn_has_output(const struct conn *cn)
 {
+	if (cn->tls != NULL && tlsio_pending(cn->tls))
+		return 1;
 	if (cn->ss.msg)
 		return cn->olen > 0 || cn->ss.ring_head != NULL;
 	return cn->ss.pending > 0 && !cn->stalled;
@@ -181,6 +186,7 @@ conn_free(struct conn *cn)
 		strm_free(cn->ss.st[i]);
 	free(cn->ss.st);
 	free(cn->obuf);
+	tlsio_free(cn->tls);
 	if (cn->ss.tc != NULL) /* safe inside its callback: tp delays it until it returns */
 		tp_conn_free(cn->ss.tc);
 	conn_lru_unlink(cn);
@@ -225,6 +231,9 @@ conn_deadline(const struct conn *cn)
 		d = cn->thr_until;
 	if (cn->ss.resets > 0 && cn->ss.reset_retry_us < d)
 		d = cn->ss.reset_retry_us;
+	if (cn->tls != NULL && (t = tlsio_oldest(cn->tls, &i)) != 0 &&
+	    (t += (uint64_t)httpd_config()->request_timeout_s * 1000000) < d)
+		d = t; /* a handshake, as a request head, must end within --request-timeout */
 	return d;
 }
 
@@ -250,7 +259,7 @@ static void
 conn_timer_cb(struct ev_loop *loop, void *arg)
 {
 	struct conn *cn = arg;
-	uint64_t now = ev_now_us(loop);
+	uint64_t now = ev_now_us(loop), t;
 	uint16_t i;
 
 	if (cn->lingering) {
@@ -279,6 +288,12 @@ conn_timer_cb(struct ev_loop *loop, void *arg)
 	}
 	if (cn->thr_until != 0 && now >= cn->thr_until)
 		conn_unthrottle(cn);
+	while (cn->tls != NULL && (t = tlsio_oldest(cn->tls, &i)) != 0 &&
+	    now - t >= (uint64_t)httpd_config()->request_timeout_s * 1000000) {
+		struct strm *s = strm_get(&cn->ss, i);
+		if (s == NULL || conn_tls_fail(cn, s) == -1)
+			return;
+	}
 	for (i = 0; cn->ss.resets > 0 && now >= cn->ss.reset_retry_us && i < cn->ss.nstreams; i++)
 		if (cn->ss.st[i] != NULL && cn->ss.st[i]->reset_pending)
 			strm_reset_try(cn->ss.st[i]);
@@ -298,7 +313,7 @@ conn_check(struct conn *cn)
 	if (cn->lingering)
 		return 0;
 	if (!cn->ss.msg) {
-		if (cn->ss.pending > 0)
+		if (cn->ss.pending > 0 || (cn->tls != NULL && tlsio_pending(cn->tls)))
 			return 0;
 		if (cn->eof) {
 			conn_free(cn);
@@ -316,7 +331,8 @@ conn_check(struct conn *cn)
 		}
 		return 0;
 	}
-	if (cn->ss.draining && cn->ss.pending == 0 && cn->olen == 0 && now >= cn->drain_until) {
+	if (cn->ss.draining && cn->ss.pending == 0 && cn->olen == 0 && now >= cn->drain_until &&
+	    (cn->tls == NULL || !tlsio_pending(cn->tls))) {
 		conn_free(cn);
 		return -1;
 	}
@@ -337,6 +353,81 @@ conn_rewatch(struct conn *cn)
 		cn->want = want;
 		/* tp_watch, not tp_rewatch: after a watch of nothing the conn has no loop left. */
 		tp_watch(cn->ss.tc, httpd_loop(), want, conn_ev, cn);
+	}
+}
+
+/* https: the TLS records waiting, streams in turn, at most one user message each time.
+ * 0: all went; 1: the transport is full; -1: cn is gone. */
+static int
+conn_tls_flush(struct conn *cn)
+{
+	struct tp_msginfo mi;
+	const void *p;
+	size_t n, sent;
+	uint16_t sid;
+	int rc;
+
+	while (tlsio_next(cn->tls, &sid, &p, &n)) {
+		if (n > httpd_config()->msg_size)
+			n = httpd_config()->msg_size;
+		memset(&mi, 0, sizeof(mi));
+		mi.stream = sid;
+		mi.ppid = SERVER_PPID_HTTP;
+		sent = 0;
+		rc = tp_send(cn->ss.tc, p, n, &mi, &sent);
+		if (rc == TP_RETRY)
+			return 1;
+		if (rc != TP_OK) {
+			conn_free(cn);
+			return -1;
+		}
+		tlsio_sent(cn->tls, sid, cn->ss.msg ? n : sent);
+		cn->last_us = httpd_now_us();
+		if (!cn->ss.msg && sent < n)
+			return 1;
+	}
+	return 0;
+}
+
+/* https on TCP: each response pulled in pieces, encrypted, the records sent. */
+static int
+conn_write_stream_tls(struct conn *cn)
+{
+	struct strm *s = cn->ss.st[0];
+	int rounds = 0, rc;
+
+	cn->stalled = 0;
+	for (;;) {
+		if ((rc = conn_tls_flush(cn)) != 0)
+			return rc == -1 ? -1 : 0;
+		if (s == NULL || s->rq == NULL || ++rounds > SERVER_WRITE_ROUNDS)
+			return 0;
+		struct resp_sink k = { .buf = cn->obuf, .cap = httpd_config()->msg_size };
+		rc = resp_pull(strm_head(s), &k);
+		if (k.len > 0 && tlsio_write(cn->tls, 0, cn->obuf, k.len) != TLSIO_OK) {
+			conn_free(cn);
+			return -1;
+		}
+		if (k.wait_us != 0)
+			conn_throttled(cn, k.wait_us);
+		switch (rc) {
+		case RESP_WAIT:
+			if (k.len == 0) {
+				cn->stalled = 1;
+				return conn_tls_flush(cn) == -1 ? -1 : 0;
+			}
+			break;
+		case RESP_ABORT:
+		case RESP_ERROR:
+			conn_free(cn);
+			return -1;
+		case RESP_END:
+			strm_resp_done(s);
+			break;
+		default:
+			break;
+		}
+		cn->last_us = httpd_now_us();
 	}
 }
 
@@ -416,6 +507,8 @@ conn_write_msg(struct conn *cn)
 	int rounds = 0, rc;
 
 	for (;;) {
+		if (cn->tls != NULL && (rc = conn_tls_flush(cn)) != 0)
+			return rc == -1 ? -1 : 0;
 		if (cn->olen == 0) {
 			if (cn->ss.ring_head == NULL)
 				return 0;
@@ -435,15 +528,24 @@ conn_write_msg(struct conn *cn)
 				continue;
 			}
 		}
-		memset(&mi, 0, sizeof(mi));
-		mi.stream = cn->ostrm->id;
-		mi.ppid = SERVER_PPID_HTTP;
-		rc = tp_send(cn->ss.tc, cn->obuf, cn->olen, &mi, NULL);
-		if (rc == TP_RETRY)
-			return 0;
-		if (rc != TP_OK) {
-			conn_free(cn);
-			return -1;
+		if (cn->tls != NULL) {
+			/* Encrypted on its stream's TLS connection: the records go at the top. */
+			if (tlsio_write(cn->tls, cn->ostrm->id, cn->obuf, cn->olen) != TLSIO_OK) {
+				cn->olen = 0;
+				strm_abort(cn->ostrm);
+				continue;
+			}
+		} else {
+			memset(&mi, 0, sizeof(mi));
+			mi.stream = cn->ostrm->id;
+			mi.ppid = SERVER_PPID_HTTP;
+			rc = tp_send(cn->ss.tc, cn->obuf, cn->olen, &mi, NULL);
+			if (rc == TP_RETRY)
+				return 0;
+			if (rc != TP_OK) {
+				conn_free(cn);
+				return -1;
+			}
 		}
 		cn->olen = 0;
 		cn->last_us = httpd_now_us();
@@ -459,7 +561,57 @@ conn_write(struct conn *cn)
 {
 	if (cn->lingering)
 		return 0;
-	return cn->ss.msg ? conn_write_msg(cn) : conn_write_stream(cn);
+	if (cn->ss.msg)
+		return conn_write_msg(cn);
+	return cn->tls != NULL ? conn_write_stream_tls(cn) : conn_write_stream(cn);
+}
+
+/* https: plaintext of stream sid, as if it had come in clear. */
+static void
+conn_tls_plain(void *arg, uint16_t sid, char *p, size_t n)
+{
+	struct conn *cn = arg;
+	struct strm *s = strm_get(&cn->ss, sid);
+
+	if (s != NULL)
+		strm_input(s, p, n);
+}
+
+/* https: stream s's TLS connection failed, or its handshake took too long. -1: cn is gone. */
+static int
+conn_tls_fail(struct conn *cn, struct strm *s)
+{
+	if (conn_tls_flush(cn) == -1)
+		return -1;
+	if (!cn->ss.msg) {
+		conn_free(cn); /* the alert went if the socket took it */
+		return -1;
+	}
+	tlsio_forget(cn->tls, s->id);
+	strm_abort(s);
+	return 0;
+}
+
+/*
+ * https: ciphertext on stream s. A TLS failure (a garbage or forged record, a handshake that
+ * fails, the --tls-max cap) costs that stream only: its alert goes, its transaction is
+ * aborted and the stream reset (the draft's stream error); the next bytes on it after the
+ * reset start a new TLS connection. On TCP the connection closes. -1: cn is gone.
+ */
+static int
+conn_tls_input(struct conn *cn, struct strm *s, const char *p, size_t n)
+{
+	int rc;
+	unsigned hs = tlsio_in_handshake(cn->tls);
+
+	if (s->dead)
+		return 0; /* the rest of an aborted transaction, before its reset */
+	rc = tlsio_input(cn->tls, s->id, p, n, conn_tls_plain, cn);
+	if (tlsio_in_handshake(cn->tls) > hs)
+		conn_timer_sync(cn); /* a handshake began: its deadline */
+	if (rc == TLSIO_OK)
+		return 0;
+	return conn_tls_fail(cn, s);
 }
 
 /* Returns -1 when cn is gone. */
@@ -497,6 +649,11 @@ conn_read(struct conn *cn)
 				conn_free(cn);
 				return -1;
 			}
+			if (cn->tls != NULL) {
+				if (conn_tls_input(cn, s, conns.rbuf, got) == -1)
+					return -1;
+				continue;
+			}
 			strm_input(s, conns.rbuf, got);
 			continue;
 		}
@@ -525,6 +682,11 @@ conn_read(struct conn *cn)
 				    "is PPID 63%s", (unsigned long)mi.ppid, (unsigned)mi.stream,
 				    mi.ppid == 0 ? "; sctphttpd --accept-ppid0 takes PPID 0 too" : "");
 			strm_error_note(s, 400, why, strlen(why), why);
+			continue;
+		}
+		if (cn->tls != NULL) {
+			if (conn_tls_input(cn, s, conns.rbuf, got) == -1)
+				return -1;
 			continue;
 		}
 		strm_input(s, conns.rbuf, got);
@@ -629,7 +791,14 @@ conn_new(struct tp_conn *tc)
 	cn->ss.nstreams = (uint16_t)n;
 	if ((cn->ss.st = calloc(n, sizeof(*cn->ss.st))) == NULL)
 		goto bad;
-	cn->use_sendfile = httpd_config()->sendfile && (tp_caps(tc) & TP_CAP_SENDFILE) != 0;
+	if (tlsio_on()) {
+		if ((cn->tls = tlsio_new((uint16_t)n, cn->ss.msg)) == NULL)
+			goto bad;
+		if (cn->obuf == NULL && (cn->obuf = malloc(httpd_config()->msg_size)) == NULL)
+			goto bad;
+	}
+	cn->use_sendfile = cn->tls == NULL && httpd_config()->sendfile &&
+	    (tp_caps(tc) & TP_CAP_SENDFILE) != 0;
 	conn_peer_addr(cn, tc->peer);
 	cn->want = EV_READ;
 	if (cn->ss.msg)
@@ -644,6 +813,7 @@ conn_new(struct tp_conn *tc)
 bad:
 	tp_conn_free(tc);
 	if (cn != NULL) {
+		tlsio_free(cn->tls);
 		free(cn->ss.st);
 		free(cn->obuf);
 		free(cn);

@@ -23,6 +23,7 @@
 #include "server_file.h"
 #include "throttle.h"
 #include "tp.h"
+#include "tlsio.h"
 #include "workers.h"
 
 #define SERVER_MMC_AGE_US 60000000      /* an unused file mapping is kept this long */
@@ -400,6 +401,7 @@ main(int argc, char **argv)
 	    (cf->throttles != NULL && throttle_load(cf->throttles, err, sizeof(err)) == -1) ||
 	    file_root_open(cf->dir, err, sizeof(err)) == -1 ||
 	    log_open(cf->logfile, cf->log_combined, err, sizeof(err)) == -1 ||
+	    tlsio_init(err, sizeof(err)) == -1 ||
 	    server_listen_all(err, sizeof(err)) == -1 ||
 	    server_pidfile(err, sizeof(err)) == -1 ||
 	    server_drop_privileges(err, sizeof(err)) == -1)
@@ -463,6 +465,7 @@ out:
 		close(ready_fd);
 	httpd_set_stopping(); /* no listener comes back while the connections go */
 	conn_close_all();
+	tlsio_fini();
 	if (srv.watched)
 		conn_stop_accepting();
 	else

@@ -696,6 +696,7 @@ load_run(const struct load_opts *o, struct load_stats *st, char *err, size_t err
 	}
 	r.so.proto = o->proto;
 	r.so.addr = o->addr;
+	r.so.tls = o->tls;
 	tp_opts_init(&r.so.tp);
 	r.so.tp.streams = (uint16_t)o->streams;
 	r.so.tp.nodelay = (int)o->nodelay;

@@ -36,6 +36,8 @@ enum load_err {
 /* ---- session.c: one connection or association, its streams and its calls ---- */
 
 struct sess;
+struct tls_ctx;
+struct sess_tls_stats;
 
 /* One transaction. The session owns it: it lives from sess_issue until its done callback. */
 struct sess_call {
@@ -82,6 +84,7 @@ struct sess_opts {
 	uint64_t timeout_us;     /* no progress for this long: LOAD_E_CLIENT_TIMO (0: never) */
 	int accept_ppid0;        /* --accept-ppid0: PPID 0 counts as HTTP too, not only 63 */
 	struct tp_conn *conn;    /* set: connected already (httpget --proto auto), taken over */
+	struct tls_ctx *tls;     /* set: https, a TLS connection per stream (sess_tls.c) */
 };
 
 struct sess *sess_new(struct ev_loop *loop, const struct sess_opts *o,
@@ -107,6 +110,33 @@ uint64_t sess_t_up(const struct sess *s);
 struct tp_conn *sess_conn(struct sess *s);
 enum load_err sess_classify(const char *err); /* a transport's error text: its class */
 const char *load_err_name(enum load_err e);
+
+/* TLS of the session (https), NULL in clear. */
+const struct sess_tls_stats *sess_tls(const struct sess *s);
+int sess_tls_refused(const struct sess *s); /* it ended: the server's certificate was refused */
+
+/* ---- sess_tls.c: a session's TLS connections, one per stream (lib/tls.h) ---- */
+struct tls_ctx;
+struct sess_tls;
+struct sess_tls_stats {
+	unsigned handshakes, resumed;  /* done, and of those resumed from a ticket */
+	uint64_t hs_us_sum, hs_us_max; /* each from its ClientHello to its end */
+	char alpn[32];
+};
+struct sess_tls *sess_tls_new(struct tls_ctx *ctx, int msg, unsigned n);
+void sess_tls_free(struct sess_tls *x);
+int sess_tls_write(struct sess_tls *x, unsigned i, const char *p, size_t n, char *err,
+    size_t errlen);
+int sess_tls_input(struct sess_tls *x, unsigned i, const char *p, size_t n, char *err,
+    size_t errlen);
+int sess_tls_read(struct sess_tls *x, unsigned i, char *buf, size_t cap, size_t *got, char *err,
+    size_t errlen);
+int sess_tls_next(struct sess_tls *x, uint16_t *sid, const void **p, size_t *n);
+void sess_tls_sent(struct sess_tls *x, uint16_t sid, size_t n);
+int sess_tls_pending(const struct sess_tls *x);
+int sess_tls_may_start(const struct sess_tls *x, unsigned i);
+int sess_tls_cert_error(const struct sess_tls *x);
+const struct sess_tls_stats *sess_tls_stats(const struct sess_tls *x);
 
 /* ---- happy.c: httpget --proto auto, Alt-Svc "http/1.1+sctp" and the transport race ---- */
 const char *happy_cache_path(const char *given, char *buf, size_t cap);
@@ -279,6 +309,7 @@ enum load_period { LOAD_PERIOD_D = 0, LOAD_PERIOD_U, LOAD_PERIOD_E };
 #define LOAD_PRINT_BODY   0x2u
 
 struct load_opts {
+	struct tls_ctx *tls;     /* --ssl: https (sess_tls.c), NULL in clear */
 	const char *server;      /* "a" or "a,b" (multihoming) */
 	unsigned port;
 	const char *uri;

@@ -10,10 +10,11 @@
 
 #include "ev.h"
 #include "load.h"
+#include "tls.h"
 #include "tp_cli.h"
 
 static const char usage_head[] =
-"usage: httpget [options] URL...     fetch http://HOST[:PORT]/PATH over TCP or SCTP\n"
+"usage: httpget [options] URL...     fetch http[s]://HOST[:PORT]/PATH over TCP or SCTP\n"
 "  -o FILE          write the next URL's body to FILE (give one per URL, in order)\n"
 "  -O DIR           write each body to DIR/<last path segment>\n"
 "  -i               include the response head in the output\n"
@@ -29,15 +30,20 @@ static const char usage_head[] =
 "                   raced against TCP happy-eyeballs style, what worked tried first\n"
 "  --alt-cache FILE auto: the cache of alternatives and of what worked (default\n"
 "                   $XDG_CACHE_HOME/httpget/alt-svc or ~/.cache/httpget/alt-svc)\n"
-"  --streams N      SCTP streams to ask for (default: one per URL)\n";
+"  --streams N      SCTP streams to ask for (default: one per URL)\n"
+"  --cacert FILE    https: trust the CAs in FILE (PEM), not the system's\n"
+"  --insecure, -k   https: no certificate verification at all (tests only)\n";
 static const char usage_tail[] =
 "                   (--udp-port alone still names the server's port, with a warning)\n"
 "  --accept-ppid0   SCTP: take data with PPID 0 as HTTP too (generic servers), not only 63\n"
 "  -h, --help  -V, --version\n"
 "Several URLs must name one server: they go on one connection or association, one per\n"
 "stream on SCTP, one after the other on TCP.\n"
+"https: TLS 1.3, one TLS connection per SCTP stream (RFC 3436), ALPN \"" TLS_ALPN_SCTP "\" on SCTP,\n"
+"\"" TLS_ALPN_TCP "\" on TCP; the certificate must name the URL's host (or address).\n"
 "exit status (as curl): 0 ok, 2 usage, 7 connect failed, 8 malformed reply, 18 body cut\n"
-"short, 22 HTTP error with --fail, 23 write error, 28 timeout, 56 connection lost\n";
+"short, 22 HTTP error with --fail, 23 write error, 28 timeout, 35 TLS handshake failed,\n"
+"56 connection lost, 60 the server's certificate refused\n";
 
 static void
 get_usage(FILE *f)
@@ -68,6 +74,7 @@ static struct {
 	int autop;               /* --proto auto */
 	const char *alt_cache;   /* its cache file */
 	const char *origin;      /* host:port */
+	int https;
 } g;
 
 static void
@@ -112,15 +119,25 @@ get_mark_last(void)
 	g.t_last_epoch = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+static struct sess_tls_stats get_tls; /* https: the session's handshakes, kept at its end */
+
 static void
 get_json(void)
 {
 	double secs = g.t_last > g.t_first ? (double)(g.t_last - g.t_first) / 1e6 : 0;
+	const struct sess_tls_stats *t = &get_tls;
 
 	fprintf(stderr, "{\"urls\": %d, \"bytes\": %llu, \"transfer_s\": %.6f, "
-	    "\"bytes_per_s\": %.0f, \"last_byte_epoch_s\": %.6f, \"exit\": %d}\n", g.n,
+	    "\"bytes_per_s\": %.0f, \"last_byte_epoch_s\": %.6f, ", g.n,
 	    (unsigned long long)g.total_bytes, secs, secs > 0 ? (double)g.total_bytes / secs : 0,
-	    (double)g.t_last_epoch / 1e6, g.rc);
+	    (double)g.t_last_epoch / 1e6);
+	if (g.https)
+		fprintf(stderr, "\"tls_handshakes\": %u, \"tls_resumed\": %u, "
+		    "\"tls_handshake_mean_s\": %.6f, \"tls_handshake_max_s\": %.6f, "
+		    "\"tls_alpn\": \"%s\", ", t->handshakes, t->resumed,
+		    t->handshakes ? (double)t->hs_us_sum / t->handshakes / 1e6 : 0,
+		    (double)t->hs_us_max / 1e6, t->alpn);
+	fprintf(stderr, "\"exit\": %d}\n", g.rc);
 }
 
 static void
@@ -249,8 +266,20 @@ get_end(struct sess *s, enum load_err e, const char *why, unsigned abandoned, vo
 	int i;
 
 	(void)arg;
+	if (sess_tls(s) != NULL) {
+		get_tls = *sess_tls(s);
+		if (g.verbose)
+			fprintf(stderr, "httpget: TLS 1.3, ALPN \"%s\": %u handshakes (%u resumed), "
+			    "mean %.3f ms, longest %.3f ms\n", get_tls.alpn, get_tls.handshakes,
+			    get_tls.resumed, get_tls.handshakes ? (double)get_tls.hs_us_sum /
+			    get_tls.handshakes / 1e3 : 0, (double)get_tls.hs_us_max / 1e3);
+	}
 	if (e != LOAD_OK || abandoned > 0) {
 		fprintf(stderr, "httpget: %s\n", why);
+		if (sess_tls_refused(s))
+			get_set_rc(TLS_EXIT_CERT);
+		else if (strncmp(why, "TLS ", 4) == 0)
+			get_set_rc(35);
 		for (i = 0; i < g.n; i++)
 			if (g.it[i].issued && !g.it[i].done && g.it[i].status != 0)
 				get_set_rc(18);
@@ -305,16 +334,18 @@ get_auto(struct sess_opts *so, const char *origin, char *cache, size_t cap)
 	return 0;
 }
 
-/* http://HOST[:PORT][/PATH]: the authority (with the port) and the request target. */
+/* http[s]://HOST[:PORT][/PATH]: the authority (with the port) and the request target;
+ * returns 0 for http, 1 for https, -1. */
 static int
 get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
 {
 	const char *p, *slash;
 	size_t n;
+	int tls = strncmp(url, "https://", 8) == 0;
 
-	if (strncmp(url, "http://", 7) != 0)
+	if (!tls && strncmp(url, "http://", 7) != 0)
 		return -1;
-	p = url + 7;
+	p = url + (tls ? 8 : 7);
 	slash = strchr(p, '/');
 	n = slash ? (size_t)(slash - p) : strlen(p);
 	if (n == 0 || n >= authlen)
@@ -322,13 +353,31 @@ get_parse_url(const char *url, char *auth, size_t authlen, const char **path)
 	memcpy(auth, p, n);
 	auth[n] = '\0';
 	*path = slash ? slash : "/";
-	return 0;
+	return tls;
+}
+
+/* The host the certificate must name: the authority without port and brackets. */
+static void
+get_host(const char *auth, char *host, size_t cap)
+{
+	const char *end;
+	size_t n;
+
+	if (auth[0] == '[') {
+		end = strchr(auth, ']');
+		n = end != NULL ? (size_t)(end - auth - 1) : strlen(auth + 1);
+		auth++;
+	} else {
+		end = strrchr(auth, ':');
+		n = end != NULL ? (size_t)(end - auth) : strlen(auth);
+	}
+	snprintf(host, cap, "%.*s", (int)n, auth);
 }
 
 int
 main(int argc, char **argv)
 {
-	enum { O_PROTO = 256, O_STREAMS, O_PPID0, O_JSON, O_ALTCACHE };
+	enum { O_PROTO = 256, O_STREAMS, O_PPID0, O_JSON, O_ALTCACHE, O_CACERT };
 	static const struct option lopts[] = {
 		{ "fail", no_argument, NULL, 'f' },
 		{ "silent", no_argument, NULL, 's' },
@@ -344,12 +393,14 @@ main(int argc, char **argv)
 		TP_CLI_LONGOPTS,
 		{ "accept-ppid0", no_argument, NULL, O_PPID0 },
 		{ "alt-cache", required_argument, NULL, O_ALTCACHE },
+		{ "cacert", required_argument, NULL, O_CACERT },
+		{ "insecure", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outs[256], *path, *base;
-	char auth[300], first[300], addr[320], err[TP_ERRLEN], cache[512], *end;
+	const char *outs[256], *path, *base, *cacert = NULL;
+	char auth[300], first[300], addr[320], err[TP_ERRLEN], cache[512], host[300], *end;
 	struct sess_opts so;
 	struct tp_cli cl = { 0 };
 	struct sess *s;
@@ -357,12 +408,12 @@ main(int argc, char **argv)
 	struct rlimit rl;
 	double timeout = 30;
 	long streams = 0, v;
-	int ch, nouts = 0, i, n;
+	int ch, nouts = 0, i, n, insecure = 0, tls;
 
 	memset(&so, 0, sizeof(so));
 	tp_opts_init(&so.tp);
 	so.proto = "tcp";
-	while ((ch = getopt_long(argc, argv, "o:O:iIfsm:vhV", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "o:O:iIfsm:vhVk", lopts, NULL)) != -1) {
 		switch (tp_cli_opt(&so.tp, &cl, ch, optarg, err, sizeof(err))) {
 		case -1:
 			get_die(2, "%s", err);
@@ -394,6 +445,8 @@ main(int argc, char **argv)
 		case O_PROTO: so.proto = optarg; break;
 		case O_PPID0: so.accept_ppid0 = 1; break;
 		case O_ALTCACHE: g.alt_cache = optarg; break;
+		case O_CACERT: cacert = optarg; break;
+		case 'k': insecure = 1; break;
 		case O_STREAMS:
 			v = strtol(optarg, &end, 10);
 			if (*end != '\0' || v < 1 || v > 65535)
@@ -427,12 +480,13 @@ main(int argc, char **argv)
 		struct get_item *it = &g.it[i];
 		char *o;
 		it->url = argv[optind + i];
-		if (get_parse_url(it->url, auth, sizeof(auth), &path) == -1)
-			get_die(2, "not an http:// URL: %s", it->url);
+		if ((tls = get_parse_url(it->url, auth, sizeof(auth), &path)) == -1)
+			get_die(2, "not an http:// or https:// URL: %s", it->url);
 		if (i == 0)
 			snprintf(first, sizeof(first), "%s", auth);
-		else if (strcmp(first, auth) != 0)
+		else if (strcmp(first, auth) != 0 || tls != g.https)
 			get_die(2, "all URLs must name one server: %s", it->url);
+		g.https = tls;
 		n = snprintf(NULL, 0, "%s %s HTTP/1.1\r\nUser-Agent: httpget/%s\r\nHost: %s\r\n\r\n",
 		    g.head ? "HEAD" : "GET", path, PACKAGE_VERSION, auth);
 		if ((it->req = malloc((size_t)n + 1)) == NULL)
@@ -461,8 +515,15 @@ main(int argc, char **argv)
 	if (end != NULL && strchr(end, ']') == NULL)
 		snprintf(addr, sizeof(addr), "%s", first);
 	else
-		snprintf(addr, sizeof(addr), "%s:80", first);
+		snprintf(addr, sizeof(addr), "%s:%d", first, g.https ? 443 : 80);
 	so.addr = addr;
+	if (g.https && g.autop)
+		get_die(2, "%s", "https with --proto auto: not yet (give --proto)");
+	if (g.https) {
+		get_host(first, host, sizeof(host));
+		if ((so.tls = tls_ctx_client(cacert, insecure, host, err, sizeof(err))) == NULL)
+			get_die(2, "%s", err);
+	}
 	if (streams == 0)
 		streams = g.n < 65535 ? g.n : 65535;
 	so.tp.streams = (uint16_t)streams;
@@ -496,6 +557,7 @@ main(int argc, char **argv)
 		get_set_rc(23);
 	free(g.it);
 	ev_free(g.loop);
+	tls_ctx_free(so.tls);
 	if (g.json)
 		get_json();
 	return g.rc;

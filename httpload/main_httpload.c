@@ -12,6 +12,7 @@
 
 #include "ev.h"
 #include "load.h"
+#include "tls.h"
 #include "tp_cli.h"
 
 static const char usage_head[] =
@@ -44,6 +45,9 @@ static const char usage_head[] =
 "                             1/X calls (PREFIX/0/1/2.html for file 12 of 1000)\n"
 "  --wlog y|n,F               the URIs of file F in turn (each ended by a NUL); y: wrap around,\n"
 "                             n: stop after the last one\n"
+"  --ssl                      https: TLS 1.3 (a TLS connection per SCTP stream), the server's\n"
+"                             certificate verified for --server; --cacert FILE: its CAs,\n"
+"                             --insecure: no verification (tests)\n"
 "transports:\n"
 "  --proto tcp|sctp|sctp1m|usrsctp   (default tcp)\n"
 "  --streams N                SCTP streams per association (default 1); calls spread over them\n"
@@ -345,7 +349,7 @@ main(int argc, char **argv)
 		O_RCVBUF, O_CLIENT, O_PROTO, O_STREAMS, O_RTOMIN, O_NODELAY, O_PPID0,
 		O_JSON, O_CSV, O_VERIFY, O_MANIFEST, O_THREADS, O_UNSUP,
 		O_BURST, O_THINKTO, O_WSESS, O_WSESSLOG, O_WSET, O_WLOG, O_RTOINIT, O_RTOMAX, O_PMR,
-		O_LOCAL, O_PROGRESS, O_NOPROGRESS, O_LOG, O_INTL,
+		O_LOCAL, O_PROGRESS, O_NOPROGRESS, O_LOG, O_INTL, O_SSL, O_CACERT, O_INSECURE,
 	};
 	static const struct option lopts[] = {
 		{ "server", required_argument, NULL, O_SERVER },
@@ -397,7 +401,9 @@ main(int argc, char **argv)
 		{ "wsesslog", required_argument, NULL, O_WSESSLOG },
 		{ "wlog", required_argument, NULL, O_WLOG },
 		{ "wset", required_argument, NULL, O_WSET },
-		{ "ssl", no_argument, NULL, O_UNSUP },
+		{ "ssl", no_argument, NULL, O_SSL },
+		{ "cacert", required_argument, NULL, O_CACERT },
+		{ "insecure", no_argument, NULL, O_INSECURE },
 		{ "ssl-ciphers", required_argument, NULL, O_UNSUP },
 		{ "ssl-no-reuse", no_argument, NULL, O_UNSUP },
 		{ "session-cookie", no_argument, NULL, O_UNSUP },
@@ -412,12 +418,12 @@ main(int argc, char **argv)
 	struct load_stats st;
 	struct load_thread *th = NULL;
 	struct uri_gen uris;
-	const char *wset = NULL, *wlog = NULL, *log_path = NULL;
+	const char *wset = NULL, *wlog = NULL, *log_path = NULL, *cacert = NULL;
 	char err[TP_ERRLEN], *slash;
 	struct tp_cli cl = { 0 };
 	struct tp_opts tpo;
 	unsigned i;
-	int ch, idx, hostport, rc = 2, nconns_set = 0;
+	int ch, idx, hostport, rc = 2, nconns_set = 0, ssl = 0, insecure = 0;
 
 	if (argc > 1 && strcmp(argv[1], "merge") == 0)
 		return merge_main(argc - 1, argv + 1);
@@ -526,6 +532,9 @@ main(int argc, char **argv)
 			break;
 		case O_WSET: wset = optarg; break;
 		case O_WLOG: wlog = optarg; break;
+		case O_SSL: ssl = 1; break;
+		case O_CACERT: cacert = optarg; break;
+		case O_INSECURE: insecure = 1; break;
 		case O_UNSUP:
 			fprintf(stderr, "httpload: --%s is an httperf option httpload does not "
 			    "support (yet)\n", lopts[idx].name);
@@ -569,6 +578,14 @@ main(int argc, char **argv)
 		load_uris(&o, &uris, wset, wlog);
 	hostport = strchr(o.server, ':') != NULL && strchr(o.server, '[') == NULL;
 	snprintf(o.addr, sizeof(o.addr), hostport ? "[%s]:%u" : "%s:%u", o.server, o.port);
+	/* --ssl: https, a TLS 1.3 connection per stream (sess_tls.c), the certificate verified
+	 * against the first --server name (one context for all threads: GnuTLS shares it). */
+	if (ssl) {
+		char host[256];
+		snprintf(host, sizeof(host), "%.*s", (int)strcspn(o.server, ","), o.server);
+		if ((o.tls = tls_ctx_client(cacert, insecure, host, err, sizeof(err))) == NULL)
+			load_die(err, NULL);
+	}
 	if (log_path != NULL && (o.log = fopen(log_path, "w")) == NULL)
 		load_die("--log: cannot write the file", log_path);
 	load_raise_nofile();
@@ -646,6 +663,7 @@ out:
 	report_stats_free(&st);
 	uri_free(&uris);
 	free(o.headers);
+	tls_ctx_free(o.tls);
 	if (o.log != NULL && fclose(o.log) != 0 && rc == 0) {
 		fprintf(stderr, "httpload: --log %s: %s\n", log_path, strerror(errno));
 		rc = 2;

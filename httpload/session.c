@@ -39,6 +39,7 @@ struct sess {
 	uint64_t t_start, t_up, last_progress;
 	uint64_t grace_us;        /* sess_grace: extra time until the next data comes in */
 	long reset_stream;        /* the server reset this stream (RFC 6525), -1: none */
+	struct sess_tls *tls;     /* https: its TLS connections, or NULL */
 };
 
 /* One receive buffer per thread: replies are consumed from it before the next read. */
@@ -93,6 +94,7 @@ sess_call_free(struct sess_call *k)
 }
 
 static void sess_ev(struct tp_conn *c, unsigned events, void *arg);
+static int sess_input(struct sess *s, unsigned sid, char *p, size_t n);
 static void sess_deferred(struct ev_loop *loop, void *arg);
 
 /*
@@ -280,6 +282,7 @@ sess_free(struct sess *s)
 		free(s->st[i].buf);
 	}
 	free(s->st);
+	sess_tls_free(s->tls);
 	if (s->c != NULL) {
 		tp_watch(s->c, s->loop, 0, NULL, NULL);
 		tp_conn_free(s->c);
@@ -305,6 +308,8 @@ int sess_closing(const struct sess *s) { return s->closing; }
 uint64_t sess_t_start(const struct sess *s) { return s->t_start; }
 uint64_t sess_t_up(const struct sess *s) { return s->t_up; }
 struct tp_conn *sess_conn(struct sess *s) { return s->c; }
+const struct sess_tls_stats *sess_tls(const struct sess *s) { return s->tls != NULL ? sess_tls_stats(s->tls) : NULL; }
+int sess_tls_refused(const struct sess *s) { return s->tls != NULL && sess_tls_cert_error(s->tls); }
 
 /* Outside the handler nothing else runs the end check: do it from the loop. */
 static void
@@ -428,6 +433,95 @@ sess_flush_gather(struct sess *s)
 	return 0;
 }
 
+/* https: each request whole to its stream's TLS connection, then the records, streams in
+ * turn, one user message (at most LOAD_MSG_MAX) at a time. */
+static int
+sess_flush_tls(struct sess *s)
+{
+	char err[TP_ERRLEN];
+	struct tp_msginfo mi;
+	struct sess_call *k;
+	const void *p;
+	size_t n, sent;
+	uint16_t sid;
+	int rc;
+
+	struct sess_call **pk = &s->sq, *prev = NULL;
+
+	while ((k = *pk) != NULL) {
+		if (!sess_tls_may_start(s->tls, k->stream)) {
+			prev = k; /* it waits for the first stream's session ticket */
+			pk = &k->snext;
+			continue;
+		}
+		if (sess_tls_write(s->tls, k->stream, k->req + k->sent, k->req_len - k->sent, err,
+		    sizeof(err)) == -1)
+			return sess_end(s, LOAD_E_OTHER, "TLS %s", err);
+		k->sent = k->req_len;
+		*pk = k->snext;
+		if (s->sqtail == k)
+			s->sqtail = prev;
+		k->snext = NULL;
+	}
+	while (sess_tls_next(s->tls, &sid, &p, &n)) {
+		if (s->msg && n > LOAD_MSG_MAX)
+			n = LOAD_MSG_MAX;
+		memset(&mi, 0, sizeof(mi));
+		mi.stream = sid;
+		mi.ppid = LOAD_PPID_HTTP;
+		sent = 0;
+		rc = tp_send(s->c, p, n, &mi, &sent);
+		if (rc == TP_RETRY)
+			return 0;
+		if (rc != TP_OK)
+			return sess_end(s, sess_classify(s->c->err), "%s", s->c->err);
+		sess_progress(s);
+		sess_tls_sent(s->tls, sid, s->msg ? n : sent);
+		if (!s->msg && sent < n)
+			return 0;
+	}
+	return 0;
+}
+
+/* Something to send now: requests (on https, those not waiting for a ticket), or records. */
+static int
+sess_wants_write(const struct sess *s)
+{
+	const struct sess_call *k;
+
+	if (s->tls == NULL)
+		return s->sq != NULL;
+	if (sess_tls_pending(s->tls))
+		return 1;
+	for (k = s->sq; k != NULL; k = k->snext)
+		if (sess_tls_may_start(s->tls, k->stream))
+			return 1;
+	return 0;
+}
+
+/* https: ciphertext of stream sid in, its plaintext to the reply parser. */
+static int
+sess_input_tls(struct sess *s, unsigned sid, char *p, size_t n)
+{
+	char err[TP_ERRLEN];
+	size_t got;
+	int rc;
+
+	if (sid >= s->nstreams)
+		return sess_input(s, sid, p, n);
+	if (sess_tls_input(s->tls, sid, p, n, err, sizeof(err)) == -1)
+		return sess_end(s, LOAD_E_OTHER, "TLS %s", err);
+	/* p was copied: the receive buffer takes the plaintext now. */
+	while ((rc = sess_tls_read(s->tls, sid, sess_rbuf, sizeof(sess_rbuf), &got, err,
+	    sizeof(err))) == 1) {
+		if (sess_input(s, sid, sess_rbuf, got) < 0)
+			return -1;
+	}
+	if (rc == -1)
+		return sess_end(s, LOAD_E_OTHER, "TLS %s", err);
+	return 0;
+}
+
 static int
 sess_flush(struct sess *s)
 {
@@ -436,6 +530,8 @@ sess_flush(struct sess *s)
 	size_t n, sent;
 	int rc;
 
+	if (s->tls != NULL)
+		return sess_flush_tls(s);
 	if (!s->msg && s->sq != NULL && s->sq->snext != NULL)
 		return sess_flush_gather(s);
 	while ((k = s->sq) != NULL) {
@@ -689,6 +785,8 @@ sess_connected(struct sess *s)
 	}
 	if ((s->st = calloc(n, sizeof(*s->st))) == NULL)
 		return sess_end(s, LOAD_E_OTHER, "out of memory");
+	if (s->o.tls != NULL && (s->tls = sess_tls_new(s->o.tls, s->msg, n)) == NULL)
+		return sess_end(s, LOAD_E_OTHER, "out of memory");
 	s->nstreams = n;
 	s->up = 1;
 	s->t_up = ev_clock_us();
@@ -753,8 +851,8 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 				    mi.ppid, mi.stream, mi.ppid == 0 ? " (--accept-ppid0 takes it)" : "");
 				return;
 			}
-			if (sess_input(s, (tp_caps(c) & TP_CAP_STREAMS) ? mi.stream : 0,
-			    sess_rbuf, got) < 0)
+			if ((s->tls != NULL ? sess_input_tls : sess_input)(s,
+			    (tp_caps(c) & TP_CAP_STREAMS) ? mi.stream : 0, sess_rbuf, got) < 0)
 				return;
 			if (s->msg && s->st != NULL && mi.stream < s->nstreams)
 				s->st[mi.stream].mid = !(mi.flags & TP_F_EOR);
@@ -764,12 +862,12 @@ sess_ev(struct tp_conn *c, unsigned events, void *arg)
 				break;
 		}
 	}
-	if (s->sq != NULL && sess_flush(s) < 0)
+	if ((s->sq != NULL || (s->tls != NULL && sess_tls_pending(s->tls))) && sess_flush(s) < 0)
 		return;
 	s->in_handler = 0;
 	if (s->outstanding == 0 && (s->finishing || s->closing)) {
 		sess_end(s, LOAD_OK, s->closing ? "closed by the server" : "done");
 		return;
 	}
-	sess_watch(s, s->sq != NULL ? EV_READ | EV_WRITE : EV_READ);
+	sess_watch(s, sess_wants_write(s) ? EV_READ | EV_WRITE : EV_READ);
 }

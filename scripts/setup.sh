@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # as its own package; on bookworm it comes with qemu-system-common).
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libsctp-dev lksctp-tools libusrsctp-dev libusrsctp-examples
-  libmpg123-dev libcmocka-dev
+  libmpg123-dev libcmocka-dev libgnutls28-dev gnutls-bin?
   qemu-system-x86 qemu-system-common virtiofsd? busybox-static cpio kmod xz-utils iproute2
   nftables iputils-ping tshark
   openssh-server openssh-client

@@ -16,12 +16,13 @@ http="$src/lib/http_parse.c $src/lib/http_header.c $src/lib/http_range.c $src/li
 audio="$src/rtpaudio/mp3.c $src/rtpaudio/rtp.c $src/rtpaudio/fmt_2250.c $src/rtpaudio/fmt_3119.c
   $src/rtpaudio/fec.c $src/rtpaudio/fmt_fec.c $src/rtpaudio/jitter.c $src/rtpaudio/rtcp.c"
 
+extra= # compiler and linker flags of the next build, beside the sources (a library's)
 build() { # build NAME SOURCES...
 	name=$1
 	shift
 	# shellcheck disable=SC2086
 	if [ ! -x "$out/$name" ] || [ -n "$(find "$here/$name.c" "$here/fuzz.h" "$@" -newer "$out/$name" 2>/dev/null)" ]; then
-		$CC $flags -o "$out/$name.tmp" "$here/$name.c" "$@" -lm
+		$CC $flags -o "$out/$name.tmp" "$here/$name.c" "$@" $extra -lm
 		mv "$out/$name.tmp" "$out/$name"
 	fi
 	echo "${name#fuzz_}"
@@ -36,4 +37,8 @@ build() { # build NAME SOURCES...
 	build fuzz_fec $audio
 	build fuzz_adu $audio
 	build fuzz_rtcp $audio
+	# https (issue 37): lib/tls.c on Debian's GnuTLS, whose flags pkg-config gives
+	extra="$(pkg-config --cflags --libs gnutls)"
+	build fuzz_tls_record "$src/lib/tls.c"
+	extra=
 }

@@ -424,9 +424,9 @@ ok $? "httpload --help"
 "$hl" --no-such-option >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "unrecognized option" "$tmp/u.out"
 ok $? "unknown option: exit 2 with a message"
-"$hl" --ssl >"$tmp/u.out" 2>&1
-[ $? -eq 2 ] && grep -q "does not support" "$tmp/u.out"
-ok $? "--ssl: refused clearly"
+"$hl" --ssl-ciphers NORMAL >"$tmp/u.out" 2>&1
+[ $? -eq 2 ] && grep -q "ssl-ciphers is an httperf option httpload does not support" "$tmp/u.out"
+ok $? "--ssl-ciphers (--ssl is supported, https.sh): refused clearly"
 "$hl" --wset 10,2 >"$tmp/u.out" 2>&1
 [ $? -eq 2 ] && grep -q "wset takes" "$tmp/u.out"
 ok $? "--wset with a rate above 1: exit 2"
