@@ -32,7 +32,7 @@ httpd_sized_files "$doc"
 chmod -R a+rX "$doc"
 b=$((20000 + (RANDOM % 2000) * 8))
 
-httpd_start main -n 2 -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) -d "$doc" \
+httpd_start -n 2 main -L sctp:127.0.0.1:$b -L sctp1m:127.0.0.1:$((b + 1)) -d "$doc" \
     --tls-cert "$pki/srv.pem" --tls-key "$pki/srv.key" --accept-ppid0
 ok $? "sctphttpd serves https on kernel sctp and sctp1m"
 
