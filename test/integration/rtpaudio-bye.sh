@@ -1,0 +1,52 @@
+#!/bin/bash
+# rtpaudio-bye.sh: the sender's RTCP BYE ends a UDP stream (issue 36: play_rtcp.c returns the
+# BYE, play.c acts on it, so RTCP's module no longer calls back into play.c). A plain stream
+# ends by its BYE ("stream_end": "bye"), at once, not at the --idle limit, every frame played;
+# and a BYE read before the stream's last packet (two sockets, one wakeup after a stall: a
+# relay holds the last packet back, stops the player, queues the BYE first) still ends it only
+# after what the media socket holds has been played.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
+need "$R" sox lame python3
+scratch rtpaudio-bye
+port=$((23000 + (RANDOM % 1000) * 8))
+
+# A synthesized chirp, 3 s stereo 44.1 kHz, 192 kbit/s: 116 frames in 58 packets
+sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
+lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
+
+# A plain stream: the BYE ends it (the idle limit, 20 s, would be far later)
+t0=$(date +%s%N)
+"$R" play --idle 20000 -D 60 --json -o "$tmp/plain.wav" 127.0.0.1:$port >"$tmp/plain.json" \
+	2>"$tmp/plain.err" &
+pp=$!
+pids="$pids $pp"
+wait_bound $port
+"$R" send "$tmp/a.mp3" 127.0.0.1:$port 2>/dev/null
+wait $pp
+prc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $prc = 0 ] && grep -q '"stream_end":"bye"' "$tmp/plain.json" &&
+	grep -q '"frames_played":116,"frames_concealed":0' "$tmp/plain.json" && [ $ms -lt 15000 ]
+ok $? "a plain UDP stream ends by its BYE after $ms ms (idle limit 20000), 116 frames played (exit $prc): $(cat "$tmp/plain.json")"
+
+# The BYE queued before the last packet
+port=$((port + 2))
+"$R" play --idle 3000 -D 60 --playout-delay 1000 --json -o "$tmp/bye.wav" 127.0.0.1:$port \
+	>"$tmp/bye.json" 2>"$tmp/bye.err" &
+pp=$!
+pids="$pids $pp"
+daemon_start relay listening python3 "$here/rtpaudio-byerelay.py" $((port + 10)) $port $pp
+rp=$daemon_pid
+wait_bound $port
+"$R" send "$tmp/a.mp3" 127.0.0.1:$((port + 10)) 2>/dev/null
+wait $pp
+prc=$?
+wait $rp
+n=$(tail -n1 "$tmp/relay.out")
+[ $prc = 0 ] && [ "$n" = 58 ] && grep -q "\"packets_received\":$n,\"packets_lost\":0" "$tmp/bye.json" &&
+	grep -q '"frames_played":116,"frames_concealed":0' "$tmp/bye.json" &&
+	grep -q '"stream_end":"bye"' "$tmp/bye.json"
+ok $? "a BYE queued before the last packet: all ${n:-?} of 58 packets played, then the BYE ends the stream (exit $prc): $(cat "$tmp/bye.json")"
+done_testing
