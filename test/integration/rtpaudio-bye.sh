@@ -16,10 +16,11 @@ port=$((23000 + (RANDOM % 1000) * 8))
 sox -n -r 44100 -c 2 -b 16 "$tmp/src.wav" synth 3 sine 220-1760 sine 330-2640 vol 0.5
 lame --quiet -b 192 "$tmp/src.wav" "$tmp/a.mp3"
 
-# A plain stream: the BYE ends it (the idle limit, 20 s, would be far later)
+# A plain stream: the BYE ends it (the idle limit, 20 s, would be far later); a playout delay
+# of 1 s, as below, so that a loaded host does not make a packet late
 t0=$(date +%s%N)
-"$R" play --idle 20000 -D 60 --json -o "$tmp/plain.wav" 127.0.0.1:$port >"$tmp/plain.json" \
-	2>"$tmp/plain.err" &
+"$R" play --idle 20000 -D 60 --playout-delay 1000 --json -o "$tmp/plain.wav" 127.0.0.1:$port \
+	>"$tmp/plain.json" 2>"$tmp/plain.err" &
 pp=$!
 pids="$pids $pp"
 wait_bound $port
