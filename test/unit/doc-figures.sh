@@ -72,6 +72,11 @@ ok $? "a ratio typed into README.md's prose fails: $out"
 out=$(plant '## What it found' 'On our host it served 41234 requests a second, 12 ms at p99.')
 [ $? = 1 ] && echo "$out" | grep -q ': 12 ms: typed by hand'
 ok $? "a latency typed into README.md's prose fails: $out"
+out=$(plant '## Quick start' '| transport | replies/s |
+|---|---|
+| SCTP, 100 streams | 4242 |')
+[ $? = 1 ] && echo "$out" | grep -q ': 4242: typed by hand'
+ok $? "a bare number in a table's result column fails: $out"
 out=$(plant '| The paper' '| a new claim | `true` | 80 s | 57 s |')
 [ $? = 1 ] && echo "$out" | grep -q ': 57 s: not found in the quoted' && ! echo "$out" | grep -q ': 80 s'
 ok $? "in the quoted claims table, a time not in the files it names fails (one that is there passes): $out"
