@@ -65,7 +65,7 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 	struct rtcp_info ri;
 
 	if (rtcp_parse(buf, len, &ri) <= 0)
-		return;
+		return 0; /* malformed: no BYE */
 	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->fmt->groups)) {
 		p->sr_received++;
 		p->sr_packets = ri.packets;
