@@ -1,7 +1,9 @@
-/* play.c: `rtpaudio play`: receive (UDP sockets or a connection), the playout schedule, the
- * stream's end, the run. The command line is in play_cli.c, the frames' decoding and timeline
- * in play_decode.c, the source validation in play_source.c, RTCP in play_rtcp.c, the report in
- * play_report.c; the payload format's own work in its fmt_NAME.c (fmt.h). */
+/* play.c: `rtpaudio play`: receive (UDP sockets, RTCP's among them, or a connection), the
+ * run. The command line is in play_cli.c, the playout schedule and the stream's end in
+ * play_sched.c, the frames' decoding and timeline in play_decode.c, the source validation in
+ * play_source.c, RTCP's messages in play_rtcp.c, the report in play_report.c; the payload
+ * format's own work in its fmt_NAME.c (fmt.h). The calls go one way, down: play.c ->
+ * play_source.c -> play_rtcp.c -> play_sched.c -> play_decode.c (rtpaudio-structure.sh). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,95 +13,6 @@
 #include <unistd.h>
 
 #include "play.h"
-
-/* The end of a source: what its packets announced but came too late to play was silence
- * on a sound device, and is concealed here so that the statistics count it (a stream that
- * stalls to its end would otherwise look complete). Bounded by the wall clock: only the
- * frames whose play-out time has passed. */
-void
-play_tail(struct play *p)
-{
-	int64_t n, dt, frame_us, wall;
-	uint64_t t0;
-
-	if (!p->have_first || p->samples <= 0 || p->rate <= 0 || p->out_failed)
-		return;
-	if (p->fmt->groups) {
-		if (!p->fec_have_end || !p->fec_have_t0)
-			return;
-		/* the group's end: the frames before it */
-		dt = rtp_ts_diff((uint32_t)((uint64_t)p->fec_end * 9 / 100), p->fts0);
-		n = dt >= 0 ? p->fts0_n + dt * p->rate / ((int64_t)p->samples * RTP_CLOCK_MPA) :
-		    -1;
-		t0 = p->fec_t0_us;
-	} else {
-		if (p->jb == NULL || !p->jb->have_ts_max)
-			return;
-		/* the last packet's first frame */
-		n = play_frame_index(p, p->jb->ts_max, p->rate, p->samples);
-		n++;
-		t0 = p->jb->t0_us;
-	}
-	frame_us = (int64_t)p->samples * 1000000 / p->rate;
-	wall = (int64_t)(ev_clock_us() - t0) - (int64_t)p->delay_ms * 1000;
-	wall = wall > 0 ? wall / frame_us : 0;
-	if (n > wall)
-		n = wall;
-	if (n > p->next_n) {
-		play_conceal(p, n - p->next_n, &p->frames_tail);
-		p->next_n = n;
-	}
-}
-
-static void
-play_due(struct ev_loop *loop, void *arg)
-{
-	(void)loop;
-	play_schedule(arg);
-}
-
-/* Releases what is due and sleeps until the next packet is. */
-void
-play_schedule(struct play *p)
-{
-	const struct jitter_pkt *k;
-	uint64_t now = ev_clock_us(), next;
-
-	while ((k = jitter_get(p->jb, now, p->eos, &next)) != NULL) {
-		/* a sequence break (a loss, a late packet, a restart) since the last frame
-		 * tells a loss from a pause (play_frame) */
-		if (!p->pk_have_prev || k->seq != (uint16_t)(p->pk_prev_seq + 1))
-			p->seq_breaks++;
-		p->pk_prev_seq = k->seq;
-		p->pk_have_prev = 1;
-		/* the depacketizer's rejects were not played: malformed */
-		if (p->fmt->rx_put(p->frx, k->data, k->len, k->seq, k->ts) == -1)
-			p->pk_rejected++;
-		jitter_release(p->jb);
-	}
-	ev_timer_stop(p->loop, &p->play_t);
-	if (next != 0)
-		ev_timer_start(p->loop, &p->play_t, next > now ? next - now : 0, play_due, p);
-}
-
-/* The stream's end, and how it came (enum play_ended): the first end is the one */
-void
-play_end(struct play *p, int how)
-{
-	if (p->eos)
-		return;
-	p->eos = 1;
-	if (p->ended == PLAY_END_NONE)
-		p->ended = how;
-	/* what is still held never became valid, or its source was never followed */
-	p->pk_unvalidated += p->hold.n;
-	p->other_ssrc += p->cand.n;
-	p->hold.n = p->cand.n = 0;
-	play_schedule(p);
-	p->fmt->rx_flush(p->frx);
-	play_tail(p);
-	ev_stop(p->loop);
-}
 
 static void
 play_idle(struct ev_loop *loop, void *arg)
@@ -295,6 +208,43 @@ play_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
 	p->pk_fromlen = 0;
 }
 
+/* The sender's BYE ends the stream. It comes on a socket of its own on UDP: after a stall,
+ * one wakeup may hand it over before the media socket's last packets, which were sent before
+ * it, so those are read first. */
+static void
+play_bye(struct play *p)
+{
+	if (p->fd != -1)
+		play_udp(p->loop, p->fd, 0, p);
+	play_end(p, PLAY_END_BYE);
+}
+
+/* UDP's RTCP socket */
+static void
+play_rtcp_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
+{
+	struct play *p = arg;
+	struct sockaddr_storage from;
+	socklen_t fromlen;
+	uint8_t buf[2048];
+	ssize_t n;
+
+	(void)loop;
+	(void)events;
+	for (;;) {
+		fromlen = sizeof(from);
+		if (p->eos || (n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+		    &fromlen)) < 0)
+			break;
+		if (n >= 8 && buf[1] == RTCP_SR) {
+			p->rtcp_peer = from;
+			p->rtcp_peerlen = fromlen;
+		}
+		if (play_rtcp_msg(p, buf, (size_t)n))
+			play_bye(p);
+	}
+}
+
 static void
 play_conn(struct tp_conn *c, unsigned events, void *arg)
 {
@@ -322,9 +272,10 @@ play_conn(struct tp_conn *c, unsigned events, void *arg)
 				p->msglen = 0; /* larger than any packet we take: drop it */
 			continue;
 		}
-		if (play_is_rtcp(p, p->msg, p->msglen, &mi))
-			play_rtcp_msg(p, p->msg, p->msglen);
-		else
+		if (play_is_rtcp(p, p->msg, p->msglen, &mi)) {
+			if (play_rtcp_msg(p, p->msg, p->msglen))
+				play_bye(p);
+		} else
 			play_packet(p, p->msg, p->msglen);
 		p->msglen = 0;
 	}
@@ -396,7 +347,7 @@ play_main(int argc, char **argv)
 		    (p.rtcp_fd = rtpaudio_udp_listen(&p.net, p.listen, 1, p.err, sizeof(p.err))) == -1)
 			goto bad;
 		if (ev_fd_set(p.loop, p.fd, EV_READ, play_udp, &p) == -1 ||
-		    ev_fd_set(p.loop, p.rtcp_fd, EV_READ, play_rtcp, &p) == -1) {
+		    ev_fd_set(p.loop, p.rtcp_fd, EV_READ, play_rtcp_udp, &p) == -1) {
 			snprintf(p.err, sizeof(p.err), "event loop: %s", strerror(errno));
 			goto bad;
 		}

@@ -1,5 +1,5 @@
-/* play.h: `rtpaudio play`'s state, shared by play.c (receive, schedule, the run), play_cli.c
- * (the command line), play_decode.c, play_source.c, play_rtcp.c and play_report.c. */
+/* play.h: `rtpaudio play`'s state, shared by play.c (receive, the run), play_cli.c
+ * (the command line), play_sched.c, play_decode.c, play_source.c, play_rtcp.c and play_report.c. */
 #ifndef RTPAUDIO_PLAY_H
 #define RTPAUDIO_PLAY_H
 
@@ -152,10 +152,12 @@ enum play_ended { PLAY_END_NONE, PLAY_END_BYE, PLAY_END_CLOSED, PLAY_END_RESET, 
 int play_cli(struct play *p, int argc, char **argv);
 
 /* play.c */
+void play_udp(struct ev_loop *loop, int fd, unsigned events, void *arg);
+
+/* play_sched.c */
 void play_tail(struct play *p);
 void play_schedule(struct play *p);
 void play_end(struct play *p, int how);
-void play_udp(struct ev_loop *loop, int fd, unsigned events, void *arg);
 
 /* play_decode.c */
 int play_decoder_open(struct play *p);
@@ -170,13 +172,12 @@ void play_current(struct play *p, uint16_t seq, uint32_t ts, const uint8_t *pl, 
     uint64_t at);
 void play_candidate(struct play *p, const struct rtp_hdr *h, uint64_t now);
 int play_same_addr(const struct play *p);
-uint64_t play_sr_supported(const struct play *p);
 
 /* play_rtcp.c */
+uint64_t play_sr_supported(const struct play *p);
 void play_rr_tick(struct ev_loop *loop, void *arg);
-void play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len);
+int play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len);
 void play_late_report(struct play *p);
-void play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg);
 int play_is_rtcp(const struct play *p, const uint8_t *buf, size_t len,
     const struct tp_msginfo *mi);
 

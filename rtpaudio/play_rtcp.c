@@ -57,14 +57,15 @@ play_rr_tick(struct ev_loop *loop, void *arg)
 	ev_timer_start(loop, &p->rr_t, p->rtcp_ms * 1000ull, play_rr_tick, p);
 }
 
-/* An RTCP packet from the sender: SRs (for LSR/DLSR) and the BYE that ends a UDP stream. */
-void
+/* An RTCP packet from the sender: SRs (for LSR/DLSR) and the BYE that ends a UDP stream: 1
+ * when it is that BYE (the caller ends the stream: play.c), else 0. */
+int
 play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 {
 	struct rtcp_info ri;
 
 	if (rtcp_parse(buf, len, &ri) <= 0)
-		return;
+		return 0; /* malformed: no BYE */
 	if (ri.sr && (!p->locked || ri.ssrc == p->ssrc || p->fmt->groups)) {
 		p->sr_received++;
 		p->sr_packets = ri.packets;
@@ -72,13 +73,7 @@ play_rtcp_msg(struct play *p, const uint8_t *buf, size_t len)
 		p->have_sr_packets = 1;
 		rtcp_rx_sr(&p->rx, ri.ntp, ev_clock_us());
 	}
-	if (ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->fmt->groups)) {
-		/* The BYE comes on its own socket: after a stall, one wakeup may hand it over
-		 * before the media socket's last packets, which were sent before it. */
-		if (p->fd != -1)
-			play_udp(p->loop, p->fd, 0, p);
-		play_end(p, PLAY_END_BYE);
-	}
+	return ri.bye && p->locked && p->c == NULL && (ri.ssrc == p->ssrc || p->fmt->groups);
 }
 
 /* The current source's SR packet count, as far as its sequence numbers and timestamps
@@ -114,30 +109,6 @@ play_late_report(struct play *p)
 	if (p->rtcp_ms > 0 && p->locked &&
 	    ev_clock_us() - p->rr_last_us >= PLAY_EARLY_RR_MS * 1000ull)
 		play_send_rr(p);
-}
-
-void
-play_rtcp(struct ev_loop *loop, int fd, unsigned events, void *arg)
-{
-	struct play *p = arg;
-	struct sockaddr_storage from;
-	socklen_t fromlen;
-	uint8_t buf[2048];
-	ssize_t n;
-
-	(void)loop;
-	(void)events;
-	for (;;) {
-		fromlen = sizeof(from);
-		if (p->eos || (n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from,
-		    &fromlen)) < 0)
-			break;
-		if (n >= 8 && buf[1] == RTCP_SR) {
-			p->rtcp_peer = from;
-			p->rtcp_peerlen = fromlen;
-		}
-		play_rtcp_msg(p, buf, (size_t)n);
-	}
 }
 
 /* RTCP on a connection: its PPID on SCTP; on tcp RFC 5761's packet types 200..204. */

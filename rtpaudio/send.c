@@ -207,25 +207,6 @@ bad:
 	return rc;
 }
 
-void
-send_stats_line(struct send *s, const char *what)
-{
-	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
-	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u rto_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
-	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f self_jitter_ms=%.2f "
-	    "player_late=%u slack_cut_ms=%u cpu_s=%.3f late_max_ms=%.1f late_sends=%llu "
-	    "rto_min_ms=%u rto_max_ms=%u\n", what,
-	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
-	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
-	    s->net.caps.lifetime ? s->lifetime_ms : 0, s->srtt_ms,
-	    s->srtt_min_ms, s->rto_ms, s->playout_ms,
-	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
-	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
-	    rtcp_rx_jitter_ms(&s->self_rx), s->app_late, s->slack_cut_ms,
-	    rtpaudio_cpu_s(), (double)s->late_max_us / 1000.0, (unsigned long long)s->late_sends,
-	    s->net.rto_min_ms, s->net.rto_max_ms);
-}
-
 static void
 send_stats_tick(struct ev_loop *loop, void *arg)
 {

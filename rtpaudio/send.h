@@ -106,12 +106,10 @@ void send_rtcp_tick(struct ev_loop *loop, void *arg);
 void send_rtcp_udp(struct ev_loop *loop, int fd, unsigned events, void *arg);
 void send_rtcp_in(struct send *s, const uint8_t *buf, size_t len);
 void send_lifetime_eval(struct send *s);
+void send_stats_line(struct send *s, const char *what);
 
 /* send_media.c */
 int send_load(struct send *s, char **paths, int n);
 int send_sdp(struct send *s);
-
-/* send.c */
-void send_stats_line(struct send *s, const char *what);
 
 #endif

@@ -1,5 +1,6 @@
 /* send_rtcp.c: `rtpaudio send`'s RTCP (sender reports, BYE, the player's receiver reports
- * and APP packets) and the lifetime rule (--lifetime auto) they feed. */
+ * and APP packets), the lifetime rule (--lifetime auto) they feed, and the stats line. Below
+ * send.c: it calls nothing there (rtpaudio-structure.sh). */
 #include <sys/socket.h>
 
 #include "send.h"
@@ -206,3 +207,24 @@ send_rtcp_udp(struct ev_loop *loop, int fd, unsigned events, void *arg)
 }
 
 /* The player's messages on the connection: RTCP only (its PPID; on tcp RFC 5761's types). */
+
+/* One line of the sender's figures (--stats-interval, a receiver report with -v, the end):
+ * here, below send.c, which calls it too. */
+void
+send_stats_line(struct send *s, const char *what)
+{
+	fprintf(stderr, "rtpaudio send: %s t=%.1f frames=%zu packets=%llu dropped=%llu "
+	    "lifetime_ms=%u srtt_ms=%u srtt_min_ms=%u rto_ms=%u playout_ms=%u rtcp_rtt_ms=%.1f "
+	    "rr=%llu rr_fraction_lost=%.3f rr_cum_lost=%d rr_jitter_ms=%.2f self_jitter_ms=%.2f "
+	    "player_late=%u slack_cut_ms=%u cpu_s=%.3f late_max_ms=%.1f late_sends=%llu "
+	    "rto_min_ms=%u rto_max_ms=%u\n", what,
+	    (double)(ev_clock_us() - s->start_us) / 1e6, s->next,
+	    (unsigned long long)s->packets, (unsigned long long)s->dropped,
+	    s->net.caps.lifetime ? s->lifetime_ms : 0, s->srtt_ms,
+	    s->srtt_min_ms, s->rto_ms, s->playout_ms,
+	    s->rr_rtt_us >= 0 ? (double)s->rr_rtt_us / 1000.0 : -1.0,
+	    (unsigned long long)s->rr_count, s->rr_fraction, (int)s->rr_cum_lost, s->rr_jitter_ms,
+	    rtcp_rx_jitter_ms(&s->self_rx), s->app_late, s->slack_cut_ms,
+	    rtpaudio_cpu_s(), (double)s->late_max_us / 1000.0, (unsigned long long)s->late_sends,
+	    s->net.rto_min_ms, s->net.rto_max_ms);
+}

@@ -106,6 +106,20 @@ include_edges() {
 	done | sort -u
 }
 
+# call_edges DIR: "from to" for each external function (or data) that DIR's object from.o
+# uses (nm: undefined) and DIR's to.o defines, sorted: the structure tests' call graph, for
+# tsort. An object's name loses automake's target prefix (rtpaudio-play.o is play).
+call_edges() {
+	for o in "$1"/*.o; do
+		[ -f "$o" ] || continue
+		m=$(basename "$o" .o); m=${m#*-}
+		nm "$o" | awk -v m="$m" 'NF == 3 && $2 ~ /^[TDBRC]$/ { print "D", $3, m }
+			NF == 2 && $1 == "U" { print "U", $2, m }'
+	done | awk 'BEGIN { n = 0 } $1 == "D" { def[$2] = $3; next } { use[n] = $2; from[n] = $3; n++ }
+		END { for (i = 0; i < n; i++) if ((use[i] in def) && def[use[i]] != from[i])
+			print from[i], def[use[i]] }' | sort -u
+}
+
 # scratch NAME: a fresh directory in $tmp and a list of background processes in $pids; at exit
 # the processes are killed and the directory removed.
 scratch() {

@@ -146,25 +146,7 @@ rc=$?
 [ $rc = 0 ] || { [ $rc = 1 ] && grep -q 'no sound device on this machine' "$tmp/dev.err"; }
 ok $? "--driver default: plays, or says there is no sound device (exit $rc)"
 
-# The BYE read before the stream's last packet (two sockets, one wakeup after a stall): the
-# player takes what the media socket holds before it ends (a relay holds the last packet
-# back, stops the player, queues the BYE first).
-port=$((port + 2))
-"$R" play --idle 3000 -D 60 --playout-delay 1000 --json -o "$tmp/bye.wav" 127.0.0.1:$port \
-	>"$tmp/bye.json" 2>"$tmp/bye.err" &
-pp=$!
-pids="$pids $pp"
-daemon_start relay listening python3 "$here/rtpaudio-byerelay.py" $((port + 10)) $port $pp
-rp=$daemon_pid
-sleep 0.2
-"$R" send "$tmp/a.mp3" 127.0.0.1:$((port + 10)) 2>/dev/null
-wait $pp
-prc=$?
-wait $rp
-n=$(tail -n1 "$tmp/relay.out")
-[ $prc = 0 ] && [ -n "$n" ] && grep -q "\"packets_received\":$n,\"packets_lost\":0" "$tmp/bye.json" &&
-	grep -q '"frames_played":116,"frames_concealed":0' "$tmp/bye.json"
-ok $? "a BYE queued before the last packet: all $n packets played: $(cat "$tmp/bye.json")"
+# The BYE that ends a stream, also when read before its last packet: rtpaudio-bye.sh.
 
 "$R" --help | grep -q 'rtpaudio play' && "$R" send --help | grep -q -- '--lifetime' &&
 	"$R" play --help | grep -q -- '--playout-delay'

@@ -18,18 +18,22 @@ grep -qx '{{eval-04.md}}' "$draft" && grep -qx '{{eval-06.md}}' "$draft"
 ok $? "the draft includes the generated fragments {{eval-04.md}} and {{eval-06.md}}"
 
 python3 "$gen" --check >"$tmp/diff" 2>&1
-ok $? "drafts/eval-04.md, eval-06.md and README.md's block are what drafts/eval.py makes from docs/results.md" || sed 's/^/# /' "$tmp/diff"
+ok $? "drafts/eval-04.md, eval-06.md and the manual's blocks (README.md, docs/*.md) are what drafts/eval.py makes from docs/results.md" || sed 's/^/# /' "$tmp/diff"
 
-# README.md shows experiment 6 through the generator: its block is there, holds the table, and
-# a figure typed into it by hand fails the check
-grep -q '^<!-- drafts/eval.py: eval-06.md -->$' "$top_srcdir/README.md" &&
-    sed -n '/^<!-- drafts\/eval.py: eval-06.md -->$/,/^<!-- drafts\/eval.py: end -->$/p' "$top_srcdir/README.md" |
+# the manual shows experiment 6 through the generator (docs/demo.md, the demo's HTTP part): its
+# block is there, holds the table, and a figure typed into it by hand fails the check
+page=$top_srcdir/docs/demo.md
+grep -q '^<!-- drafts/eval.py: eval-06.md -->$' "$page" &&
+    sed -n '/^<!-- drafts\/eval.py: eval-06.md -->$/,/^<!-- drafts\/eval.py: end -->$/p' "$page" |
     grep -q '^| cell | SCTP, 100 streams | HTTP/2 h2c | HTTP/2 over TLS | HTTP/3 |$'
-ok $? "README.md has the generated block of experiment 6 with its table"
+ok $? "docs/demo.md has the generated block of experiment 6 with its table"
+mkdir -p "$tmp/docs"
+cp "$page" "$tmp/docs/demo.md"
+python3 "$gen" --check --readme "$tmp/docs/demo.md" >/dev/null 2>&1 || fail_copy=1
 awk '/^<!-- drafts\/eval.py: eval-06.md -->$/ { b = 1 } b && /^\| [0-9]/ && !done { sub(/\| [0-9.]+ /, "| 0.001 "); done = 1 } { print }' \
-    "$top_srcdir/README.md" >"$tmp/README.md"
-! cmp -s "$tmp/README.md" "$top_srcdir/README.md" && ! python3 "$gen" --check --readme "$tmp/README.md" >/dev/null 2>&1
-ok $? "a figure changed by hand in README.md's generated block fails --check"
+    "$page" >"$tmp/docs/demo.md"
+[ -z "${fail_copy:-}" ] && ! cmp -s "$tmp/docs/demo.md" "$page" && ! python3 "$gen" --check --readme "$tmp/docs/demo.md" >/dev/null 2>&1
+ok $? "a figure changed by hand in docs/demo.md's generated block fails --check (an untouched copy passes)"
 
 # a figure typed into the fragment by hand is caught: the first table's first TCP figure, +1
 mkdir -p "$tmp/hand"
