@@ -17,7 +17,8 @@ allow=$top/test/unit/doc-figures.allow
 # the pages checked: the front page and the guides; not the generated files (their generators
 # write every figure), nor design.md (the contributors' design notes)
 pages="README.md docs/README.md docs/demo.md docs/sctphttpd.md docs/httpload.md docs/rtpaudio.md
-docs/msgperf.md docs/transports.md docs/patches.md docs/lab.md docs/testing.md"
+docs/msgperf.md docs/transports.md docs/patches.md docs/lab.md docs/testing.md docs/https.md
+docs/experiments.md"
 
 n=$(wc -l <"$top/README.md")
 [ "$n" -le 250 ]
