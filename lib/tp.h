@@ -137,7 +137,8 @@ struct tp_listener {
 	struct ev_loop *loop;
 };
 
-/* tp.c: registry and dispatch */
+/* tp.c: registry and dispatch; tp_base.c (below it: what the types call back into) has
+ * tp_rto_initial_ms, tp_watch, tp_rewatch, tp_set_notify, tp_conn_free, tp_seterr */
 const struct tp_type *tp_type_find(const char *name);
 const struct tp_type *const *tp_types(void);
 size_t tp_stats(char *buf, size_t len);

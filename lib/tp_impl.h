@@ -35,7 +35,8 @@ struct tp_type {
 	 * (or whatever it waits on) is ready. */
 	int (*watch)(struct tp_conn *c, struct ev_loop *loop, unsigned events);
 	/* pending (may be NULL): events ready now without waiting (data already buffered by the
-	 * type); tp.c re-fires them from a deferred call, which keeps the level-triggered promise. */
+	 * type); tp_base.c re-fires them from a deferred call, which keeps the level-triggered
+	 * promise. */
 	unsigned (*pending)(struct tp_conn *c);
 	int (*status)(struct tp_conn *c, struct tp_status *st);
 	void (*close)(struct tp_conn *c);
@@ -55,6 +56,7 @@ struct tp_type {
 };
 
 struct tp_conn *tp_conn_new(const struct tp_type *t);
+/* tp_base.c: below tp.c, so that a type calls down, never back into tp.c */
 int tp_fire(struct tp_conn *c, unsigned events); /* 1 if c is gone: touch it no more */
 void tp_lfire(struct tp_listener *l);
 void tp_note(struct tp_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -27,14 +27,18 @@ extern const struct tp_usrsctp_mode tp_usrsctp_threads, tp_usrsctp_nothreads;
 
 /* tp_usrsctp_stack.c */
 int tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen);
-int tp_usrsctp_running(void);
-void tp_usrsctp_stats_file(void);
 
 /* tp_usrsctp_nt.c */
 int tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, char *err,
     size_t errlen);
-int tp_usrsctp_nt_running(void);
 size_t tp_usrsctp_nt_stats(char *buf, size_t len);
+
+/* tp_usrsctp_run.c: which way the stack runs, below both ways (each sets it when it starts) */
+#define TP_USRSCTP_RUN_THREADS 1
+#define TP_USRSCTP_RUN_NOTHREADS 2
+void tp_usrsctp_run_set(int way);
+int tp_usrsctp_running(void);
+int tp_usrsctp_nt_running(void);
 
 /* tp_usrsctp_out.c: the threadless stack's packets out, a loop turn's in one sendmmsg */
 void tp_usrsctp_out_fd(int fd);
@@ -78,6 +82,7 @@ size_t tp_usrsctp_tuning_fill(char *buf, size_t len);
 /* tp_usrsctp_stats.c */
 size_t tp_usrsctp_stats(char *buf, size_t len);
 size_t tp_usrsctp_stats_fill(char *buf, size_t len);
+void tp_usrsctp_stats_file(size_t (*stats)(char *buf, size_t len)); /* at exit */
 
 /* tp_usrsctp_linger.c */
 void tp_usrsctp_linger_close(struct socket *so);

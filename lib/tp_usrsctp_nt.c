@@ -79,13 +79,6 @@ static struct {
 } nt_count;
 static int nt_gro;                        /* UDP_GRO on the socket */
 
-int
-tp_usrsctp_nt_running(void)
-{
-	return nt_fd != -1;
-}
-
-
 /* The stack's packets out: queued; the first one queued asks every loop driving the stack
  * to flush before it sleeps (whichever runs next). */
 static void
@@ -477,7 +470,7 @@ static void
 tp_usrsctp_nt_atexit(void)
 {
 	tp_usrsctp_out_flush();
-	tp_usrsctp_stats_file();
+	tp_usrsctp_stats_file(tp_usrsctp_nt_stats);
 	if (nt_nwatch == 0)
 		tp_usrsctp_linger_finish(3000, nt_wait);
 	tp_usrsctp_out_flush();
@@ -557,6 +550,7 @@ tp_usrsctp_nt_stack(const struct tp_opts *o, const struct tp_addrs *bind_to, cha
 	}
 	if ((nt_fd = nt_socket(bind_to, port, err, errlen)) == -1)
 		return -1;
+	tp_usrsctp_run_set(TP_USRSCTP_RUN_NOTHREADS);
 	nt_port = port;
 	tp_usrsctp_out_fd(nt_fd);
 	gro = getenv("SCTPAPPS_USRSCTP_GRO");

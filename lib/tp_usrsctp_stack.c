@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -80,49 +79,26 @@ tp_usrsctp_init(uint16_t port)
 		syscall(SYS_capset, &h, saved);
 }
 
-/*
- * At exit, with every socket of ours closed: the associations closed while alive finish their
- * SHUTDOWN exchange (tp_usrsctp_linger.c, 3 s at most), and the process ends without
- * usrsctp_finish, which would wait for the stack's socket list to empty at its next kill timer
- * (20-30 ms) and join its threads at their 100 ms receive timeout and 10 ms tick. Nothing is
- * left to send by then; a process with sockets still open ends as it is (a server).
- * SCTPAPPS_USRSCTP_STATS=FILE in the environment: a line "PID counters" (tp_usrsctp_stats.c)
- * is appended to FILE first, so that a benchmark can tell a client's retransmission timeouts.
- */
-void
-tp_usrsctp_stats_file(void)
-{
-	const char *path = getenv("SCTPAPPS_USRSCTP_STATS");
-	char buf[2048];
-	FILE *f;
-
-	if (path != NULL && *path != '\0' && (f = fopen(path, "a")) != NULL) {
-		if (tp_usrsctp_stats(buf, sizeof(buf)) == 0)
-			tp_usrsctp_nt_stats(buf, sizeof(buf));
-		fprintf(f, "%ld %s\n", (long)getpid(), buf);
-		fclose(f);
-	}
-}
-
 static void
 tp_usrsctp_sleep(void)
 {
 	usleep(1000);
 }
 
+/*
+ * At exit, with every socket of ours closed: the associations closed while alive finish their
+ * SHUTDOWN exchange (tp_usrsctp_linger.c, 3 s at most), and the process ends without
+ * usrsctp_finish, which would wait for the stack's socket list to empty at its next kill timer
+ * (20-30 ms) and join its threads at their 100 ms receive timeout and 10 ms tick. Nothing is
+ * left to send by then; a process with sockets still open ends as it is (a server).
+ * The counters go to SCTPAPPS_USRSCTP_STATS's file first (tp_usrsctp_stats_file).
+ */
 static void
 tp_usrsctp_atexit(void)
 {
-	tp_usrsctp_stats_file();
+	tp_usrsctp_stats_file(tp_usrsctp_stats);
 	if (tp_usrsctp_wake_count() == 0)
 		tp_usrsctp_linger_finish(3000, tp_usrsctp_sleep);
-}
-
-/* 1 once the stack runs (its counters mean something). */
-int
-tp_usrsctp_running(void)
-{
-	return tp_usrsctp_udp != 0;
 }
 
 int
@@ -158,6 +134,7 @@ tp_usrsctp_stack(const struct tp_opts *o, char *err, size_t errlen)
 	usrsctp_sysctl_set_sctp_no_csum_on_loopback(0); /* always CRC32c, as peers expect */
 	usrsctp_sysctl_set_sctp_blackhole(0);           /* INIT to a closed port gets an ABORT */
 	tp_usrsctp_udp = port;
+	tp_usrsctp_run_set(TP_USRSCTP_RUN_THREADS);
 	if (!atexit_done) {
 		atexit(tp_usrsctp_atexit);
 		atexit_done = 1;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tp_usrsctp.h"
 
@@ -88,4 +89,24 @@ tp_usrsctp_stats(char *buf, size_t len)
 	if (!tp_usrsctp_running())
 		return 0;
 	return tp_usrsctp_stats_fill(buf, len);
+}
+
+/*
+ * At exit (each stack's, which passes its own counters: tp_usrsctp_stats or
+ * tp_usrsctp_nt_stats), with SCTPAPPS_USRSCTP_STATS=FILE in the environment: a line
+ * "PID counters" is appended to FILE, so that a benchmark can tell a client's retransmission
+ * timeouts.
+ */
+void
+tp_usrsctp_stats_file(size_t (*stats)(char *buf, size_t len))
+{
+	const char *path = getenv("SCTPAPPS_USRSCTP_STATS");
+	char buf[2048];
+	FILE *f;
+
+	if (path != NULL && *path != '\0' && (f = fopen(path, "a")) != NULL) {
+		stats(buf, sizeof(buf));
+		fprintf(f, "%ld %s\n", (long)getpid(), buf);
+		fclose(f);
+	}
 }
