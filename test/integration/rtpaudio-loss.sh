@@ -8,8 +8,8 @@
 # PR-SCTP over usrsctp and usrsctp-nt (SCTP in UDP on an even port: its data lose the same
 # share; the sender's default RTO bounded by the lifetime, the player's SACKs at once) print
 # their rows beside UDP's: each loses no more frames than UDP (2250), and usrsctp-nt no more
-# than usrsctp but for one draw's spread (issue 35: both lost 2-8 times UDP's share with the
-# stacks' 1 s RTO minimum).
+# than usrsctp but for one draw's spread, or, where the first draw says worse, by the medians of
+# three draws each (issue 35: both lost 2-8 times UDP's share with the stacks' 1 s RTO minimum).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 R=${RTPAUDIO:-$top_builddir/rtpaudio/rtpaudio}
@@ -110,7 +110,24 @@ ud=$(field r2250 residual_frame_loss_pct)
 line="PR-SCTP at $P % loss: usrsctp-nt $nt % residual frame loss, usrsctp $us %, udp (2250) $ud %"
 awk -v n="$nt" -v u="$us" -v d="$ud" 'BEGIN { exit !(n != "" && u != "" && d != "" && n <= d && u <= d) }'
 ok $? "$line: both SCTP stacks no worse than UDP"
-# one draw: 5 points are about two packets' frames (the 5-run medians: test/perf/prsctp-loss-bench.sh)
-awk -v n="$nt" -v u="$us" 'BEGIN { exit !(n != "" && n <= u + 5) }'
-ok $? "PR-SCTP at $P % loss: usrsctp-nt $nt % no worse than usrsctp $us % (+5 points for one draw)"
+# One draw: 5 points are about two packets' frames. Where the first draw says worse, two more
+# draws of each stack decide, by the medians of three (a loaded host's single draw lost 5.2 %
+# against 0 % once in CI; the 5-run medians: test/perf/prsctp-loss-bench.sh).
+if awk -v n="$nt" -v u="$us" 'BEGIN { exit !(n != "" && n <= u + 5) }'; then
+	ok 0 "PR-SCTP at $P % loss: usrsctp-nt $nt % no worse than usrsctp $us % (+5 points for one draw)"
+else
+	for k in 2 3; do
+		for st in usrsctp usrsctp-nt; do
+			u=$((26500 + ${#st} * 2))
+			stream "rpr-$st-$k" "-t prsctp -s $st --udp-port $u --udp-remote-port $((u + 1))" \
+				"-t prsctp -s $st --udp-port $((u + 1)) --udp-remote-port $u --lifetime auto" $u
+		done
+	done
+	med() { for r in "$@"; do field "$r" residual_frame_loss_pct; done | sort -g | sed -n 2p; }
+	ntm=$(med rpr-usrsctp-nt rpr-usrsctp-nt-2 rpr-usrsctp-nt-3)
+	usm=$(med rpr-usrsctp rpr-usrsctp-2 rpr-usrsctp-3)
+	draws="usrsctp-nt $nt, $(field rpr-usrsctp-nt-2 residual_frame_loss_pct), $(field rpr-usrsctp-nt-3 residual_frame_loss_pct); usrsctp $us, $(field rpr-usrsctp-2 residual_frame_loss_pct), $(field rpr-usrsctp-3 residual_frame_loss_pct)"
+	awk -v n="$ntm" -v u="$usm" 'BEGIN { exit !(n != "" && u != "" && n <= u + 5) }'
+	ok $? "PR-SCTP at $P % loss: usrsctp-nt's median $ntm % no worse than usrsctp's $usm % (+5 points; three draws each, as the first was worse: $draws)"
+fi
 done_testing
