@@ -10,9 +10,9 @@ CC=${FUZZ_CC:-clang}
 mkdir -p "$out"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
   -fno-sanitize-recover=undefined -Wall -Wextra -Wshadow -Werror
-  -I$src/lib -I$src/rtpaudio -I$here"
-http="$src/lib/http_parse.c $src/lib/http_header.c $src/lib/http_range.c $src/lib/http_cond.c $src/lib/http_date.c
-  $src/lib/http_path.c $src/lib/http_chunked.c"
+  -I$src/lib/ev -I$src/lib/http -I$src/lib/tls -I$src/lib/tp -I$src/lib/tp/usrsctp -I$src/rtpaudio -I$here"
+http="$src/lib/http/http_parse.c $src/lib/http/http_header.c $src/lib/http/http_range.c $src/lib/http/http_cond.c $src/lib/http/http_date.c
+  $src/lib/http/http_path.c $src/lib/http/http_chunked.c"
 audio="$src/rtpaudio/mp3.c $src/rtpaudio/rtp.c $src/rtpaudio/fmt_2250.c $src/rtpaudio/fmt_3119.c
   $src/rtpaudio/fec.c $src/rtpaudio/fmt_fec.c $src/rtpaudio/jitter.c $src/rtpaudio/rtcp.c"
 
@@ -37,8 +37,8 @@ build() { # build NAME SOURCES...
 	build fuzz_fec $audio
 	build fuzz_adu $audio
 	build fuzz_rtcp $audio
-	# https (issue 37): lib/tls.c on Debian's GnuTLS, whose flags pkg-config gives
+	# https (issue 37): lib/tls/tls.c on Debian's GnuTLS, whose flags pkg-config gives
 	extra="$(pkg-config --cflags --libs gnutls)"
-	build fuzz_tls_record "$src/lib/tls.c"
+	build fuzz_tls_record "$src/lib/tls/tls.c"
 	extra=
 }

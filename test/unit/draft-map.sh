@@ -246,7 +246,7 @@ starts() {
 
 # Rows that call a feature missing (STATEMENT-ERE, CODE-ERE) where FILES have its PATTERN.
 claims='I-DATA	not implemented	httpd/config.c	sctp-interleave
-scheduler	not implemented|SCTP_STREAM_SCHEDULER is (not|never) set	lib/tp_sctp*.c	SCTP_STREAM_SCHEDULER'
+scheduler	not implemented|SCTP_STREAM_SCHEDULER is (not|never) set	lib/tp/tp_sctp*.c	SCTP_STREAM_SCHEDULER'
 
 # check_map DRAFT ROOT: "row<TAB>message" for each reference of DRAFT's table that the tree in
 # ROOT contradicts; the rows ("n<TAB>section: statement") in $tmp/rows, the not-implemented
@@ -292,7 +292,7 @@ check_map() {
 
 # The checks must catch a planted bad table (and pass its good row).
 b=$tmp/bad
-mkdir -p "$b/a" "$b/httpd" "$b/lib" "$b/test/integration" "$b/test/unit"
+mkdir -p "$b/a" "$b/httpd" "$b/lib/tp" "$b/test/integration" "$b/test/unit"
 cat >"$b/a/x.c" <<'EOC'
 int x_proto(int a,
     int b);
@@ -312,7 +312,7 @@ EOC
 echo 'run_tap "$top_builddir/test/unit/t"' >"$b/test/unit/t.sh"
 echo '		cmocka_unit_test(test_one),' >"$b/test/unit/t.c"
 echo '{ "sctp-interleave", no_argument, NULL, OPT_INTL },' >"$b/httpd/config.c"
-echo 'setsockopt(fd, IPPROTO_SCTP, SCTP_STREAM_SCHEDULER, &av, sizeof(av));' >"$b/lib/tp_sctp_x.c"
+echo 'setsockopt(fd, IPPROTO_SCTP, SCTP_STREAM_SCHEDULER, &av, sizeof(av));' >"$b/lib/tp/tp_sctp_x.c"
 cat >"$b/draft.md" <<'EOC'
 # Normative Statements and Their Implementation {#impl-map}
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tp-structure.sh: lib/tp.h is the applications' transport API, lib/tp_impl.h the backends' side
-# (docs/design.md, "Transports"): no file outside lib/ includes tp_impl.h or calls its functions,
+# tp-structure.sh: lib/tp/tp.h is the applications' transport API, lib/tp/tp_impl.h the backends' side
+# (docs/design.md, "Transports"): no file outside lib/tp/ includes tp_impl.h or calls its functions,
 # none touches a connection's or listener's private fields (ops, fd, impl, cb, loop, firing...),
 # and no program tells a transport by its name (capabilities are asked instead). The checks run
 # on a planted bad tree first, so each of them is seen to fail.
@@ -44,21 +44,21 @@ impl_calls "$tmp/bad/bad.c" >/dev/null; ok $? "the call check finds a planted tp
 private_uses "$tmp/bad/bad.c" | grep -q .; ok $? "the field check finds a planted tc->fd"
 name_compares "$tmp/bad/bad.c" >/dev/null; ok $? "the name check finds a planted strcmp(p, \"usrsctp\")"
 
-# Everything outside lib/ that is C.
-find "$top_srcdir" -path "$top_srcdir/lib" -prune -o -path "$top_srcdir/.git" -prune -o \
+# Everything outside lib/tp/ (the transports room, usrsctp/ with it) that is C.
+find "$top_srcdir" -path "$top_srcdir/lib/tp" -prune -o -path "$top_srcdir/.git" -prune -o \
     -path "$top_srcdir/patches" -prune -o \( -name '*.c' -o -name '*.h' \) -print | sort >"$tmp/files"
-diag "$(wc -l <"$tmp/files") C files outside lib/"
-[ -s "$tmp/files" ] || ok 1 "C files outside lib/ found"
+diag "$(wc -l <"$tmp/files") C files outside lib/tp/"
+[ -s "$tmp/files" ] || ok 1 "C files outside lib/tp/ found"
 
 # shellcheck disable=SC2046
 impl_includes $(cat "$tmp/files") >"$tmp/out"
-[ ! -s "$tmp/out" ]; ok $? "no file outside lib/ includes tp_impl.h" || sed 's/^/# /' "$tmp/out"
+[ ! -s "$tmp/out" ]; ok $? "no file outside lib/tp/ includes tp_impl.h" || sed 's/^/# /' "$tmp/out"
 # shellcheck disable=SC2046
 impl_calls $(cat "$tmp/files") >"$tmp/out"
-[ ! -s "$tmp/out" ]; ok $? "no file outside lib/ calls the backends' functions" || sed 's/^/# /' "$tmp/out"
+[ ! -s "$tmp/out" ]; ok $? "no file outside lib/tp/ calls the backends' functions" || sed 's/^/# /' "$tmp/out"
 # shellcheck disable=SC2046
 private_uses $(cat "$tmp/files") >"$tmp/out"
-[ ! -s "$tmp/out" ]; ok $? "no file outside lib/ touches a connection's private fields" ||
+[ ! -s "$tmp/out" ]; ok $? "no file outside lib/tp/ touches a connection's private fields" ||
     sed 's/^/# /' "$tmp/out"
 
 # The programs

@@ -1,6 +1,6 @@
 /* tp.h: the applications' transport API (tcp, unix, sctp, sctp1m, usrsctp, framed) over one event
  * loop: connections, capabilities, errors. The backends' side (struct tp_type, tp_fire, the socket
- * helpers) is lib/tp_impl.h, which no file outside lib/ includes (test/unit/tp-structure.sh). */
+ * helpers) is lib/tp/tp_impl.h, which no file outside lib/ includes (test/unit/tp-structure.sh). */
 #ifndef SCTPAPPS_TP_H
 #define SCTPAPPS_TP_H
 

@@ -1,4 +1,4 @@
-/* tp_impl.h: the backends' side of lib/tp.h: the type vtable, firing events, the socket helpers
+/* tp_impl.h: the backends' side of lib/tp/tp.h: the type vtable, firing events, the socket helpers
  * the kernel types share, the type tables. Only lib/ includes it. To add a transport: a tp_NAME.c
  * with its struct tp_type, a line in tp_registry.c, its file in Makefile.am (docs/design.md). */
 #ifndef SCTPAPPS_TP_IMPL_H
