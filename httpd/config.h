@@ -35,7 +35,7 @@ struct config {
 	size_t msg_size;              /* --sctp-msg-size */
 	unsigned pipeline_max;        /* responses queued per stream before reading pauses */
 	struct tp_opts tp;            /* --udp-port, --udp-remote-port, --sctp-udp-remote-port
-	                               * (lib/tp_cli.h): only those three fields are set */
+	                               * (lib/tp/tp_cli.h): only those three fields are set */
 	int ppid0;                    /* --accept-ppid0: PPID 0 counts as HTTP too (testing only) */
 	int interleave;               /* --sctp-interleave: I-DATA, round-robin scheduler */
 	int sendfile;                 /* 0 with --no-sendfile */

@@ -1,5 +1,5 @@
 /* tlsio.c: https for sctphttpd, one concern: the TLS sessions of a connection, one per stream
- * (lib/tls.h does the protocol), the handshake cap (--tls-max) and the records to send. */
+ * (lib/tls/tls.h does the protocol), the handshake cap (--tls-max) and the records to send. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -115,7 +115,7 @@ const char *load_err_name(enum load_err e);
 const struct sess_tls_stats *sess_tls(const struct sess *s);
 int sess_tls_refused(const struct sess *s); /* it ended: the server's certificate was refused */
 
-/* ---- sess_tls.c: a session's TLS connections, one per stream (lib/tls.h) ---- */
+/* ---- sess_tls.c: a session's TLS connections, one per stream (lib/tls/tls.h) ---- */
 struct tls_ctx;
 struct sess_tls;
 struct sess_tls_stats {

@@ -1,6 +1,6 @@
 /* sess_tls.c: https for httpget and httpload, one concern: a session's TLS connections, one per
  * stream (RFC 3436; TCP's one), made when a stream first sends, resumed from a ticket of an
- * earlier one where there is one, and their handshake times (lib/tls.h does the protocol). */
+ * earlier one where there is one, and their handshake times (lib/tls/tls.h does the protocol). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

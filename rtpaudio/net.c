@@ -47,7 +47,7 @@ rtpaudio_net_init(struct rtpaudio_net *n, int sender)
 }
 
 /* One option of the transport's, as getopt_long gave it (-t, -s, and the ones every program
- * shares, parsed by lib/tp_cli.c): 1 when ch was one; a bad value is said on standard error,
+ * shares, parsed by lib/tp/tp_cli.c): 1 when ch was one; a bad value is said on standard error,
  * after prog, and ends the process with status 2, as rtpaudio_num does. */
 int
 rtpaudio_net_opt(struct rtpaudio_net *n, const char *prog, int ch, const char *arg)

@@ -62,7 +62,7 @@ static const struct option play_cli_lo[] = {
 	{ "playout-delay", required_argument, NULL, 'd' },
 	{ "idle", required_argument, NULL, 'i' },
 	{ "duration", required_argument, NULL, 'D' },
-	TP_CLI_LONGOPTS, /* --udp-port, --udp-remote-port, --sctp-udp-remote-port (lib/tp_cli.c) */
+	TP_CLI_LONGOPTS, /* --udp-port, --udp-remote-port, --sctp-udp-remote-port (lib/tp/tp_cli.c) */
 	{ "rtcp-interval", required_argument, NULL, 'R' },
 	{ "stats-interval", required_argument, NULL, 'P' },
 	{ "driver", required_argument, NULL, 'A' },
@@ -73,7 +73,7 @@ static const struct option play_cli_lo[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The transport's options, in one place (the shared ones parsed by lib/tp_cli.c): 1 when
+/* The transport's options, in one place (the shared ones parsed by lib/tp/tp_cli.c): 1 when
  * ch was one. */
 static int
 play_cli_net(struct rtpaudio_net *n, int ch, const char *arg)

@@ -438,7 +438,7 @@ struct rtpaudio_net {
 	const char *stack;          /* kernel, usrsctp, usrsctp-nt */
 	int udp;                    /* from stack, by rtpaudio_net_check: SCTP in UDP, in userspace */
 	const char *sctp_type;      /* ... and the tp type of sctp and prsctp on it */
-	struct tp_opts tpo;         /* the options every program shares (lib/tp_cli.c): UDP ports */
+	struct tp_opts tpo;         /* the options every program shares (lib/tp/tp_cli.c): UDP ports */
 	int ttl;
 	uint32_t rto_min_ms, rto_max_ms; /* sctp, prsctp: the association's RTO bounds; 0: default */
 };

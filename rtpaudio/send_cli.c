@@ -68,7 +68,7 @@ static const struct option send_cli_lo[] = {
 	{ "ttl", required_argument, NULL, 'T' },
 	{ "start-delay", required_argument, NULL, 'W' },
 	{ "drop-every", required_argument, NULL, 'X' },
-	TP_CLI_LONGOPTS, /* --udp-port, --udp-remote-port, --sctp-udp-remote-port (lib/tp_cli.c) */
+	TP_CLI_LONGOPTS, /* --udp-port, --udp-remote-port, --sctp-udp-remote-port (lib/tp/tp_cli.c) */
 	{ "playout-delay", required_argument, NULL, 'd' },
 	{ "streams", required_argument, NULL, 'N' },
 	{ "rtcp-interval", required_argument, NULL, 'R' },
@@ -80,7 +80,7 @@ static const struct option send_cli_lo[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The transport's options, in one place (the shared ones parsed by lib/tp_cli.c): 1 when
+/* The transport's options, in one place (the shared ones parsed by lib/tp/tp_cli.c): 1 when
  * ch was one. */
 static int
 send_cli_net(struct rtpaudio_net *n, int ch, const char *arg)

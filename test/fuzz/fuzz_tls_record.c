@@ -1,4 +1,4 @@
-/* fuzz_tls_record.c: libFuzzer harness for lib/tls.c's record path, as sctphttpd and httpget
+/* fuzz_tls_record.c: libFuzzer harness for lib/tls/tls.c's record path, as sctphttpd and httpget
  * drive it: the first byte picks the side (even: a server session, as one stream of an
  * association gets a peer's records; odd: a client session after its ClientHello), then
  * records (fuzz.h), each handed to tls_input, each followed by tls_read until it stops. The

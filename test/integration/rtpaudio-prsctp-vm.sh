@@ -133,7 +133,7 @@ for stack in kernel usrsctp; do
 	ok $? "$stack: PR-SCTP played $fp frames, at least twice plain SCTP's $fs"
 done
 # usrsctp-nt's PR-SCTP row beside usrsctp's (issue 32 item 9): printed; that it plays about
-# as many frames is a TAP TODO while the usrsctp-nt PR-SCTP fault (lib/tp_usrsctp_nt*.c) is
+# as many frames is a TAP TODO while the usrsctp-nt PR-SCTP fault (lib/tp/usrsctp/tp_usrsctp_nt*.c) is
 # fixed on another branch
 link 30 1 150kbit 5
 stream prsctp-usrsctp-nt "-t prsctp -s usrsctp-nt -d 400" "-t prsctp -s usrsctp-nt --lifetime 200"
@@ -144,7 +144,7 @@ diag "usrsctp-nt, 150 kbit/s, 1 % loss: PR-SCTP longest gap $(field prsctp-usrsc
 	"never delivered $(field prsctp-usrsctp-nt packets_lost) ($(field prsctp-usrsctp packets_lost))"
 awk -v n="$fn" -v u="$fu" 'BEGIN { exit !(n != "" && u != "" && n >= 0.9 * u) }'
 todo $? "usrsctp-nt: PR-SCTP played $fn frames, at least 90 % of usrsctp's $fu" \
-	"the usrsctp-nt PR-SCTP fault (lib/tp_usrsctp_nt*.c), fixed on another branch"
+	"the usrsctp-nt PR-SCTP fault (lib/tp/usrsctp/tp_usrsctp_nt*.c), fixed on another branch"
 
 # 3. the RTO bounds reach the association
 for stack in kernel usrsctp; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tp-cli.sh: the transport options every program shares (lib/tp_cli.c) mean one thing in each:
+# tp-cli.sh: the transport options every program shares (lib/tp/tp_cli.c) mean one thing in each:
 # --udp-port the local usrsctp UDP port, --udp-remote-port the peer's. A bad port is a clear
 # error with a non-zero exit in sctphttpd, httpload, httpget, msgperf and rtpaudio send and
 # play; httpload's and httpget's old spelling (--udp-port for the server's port,

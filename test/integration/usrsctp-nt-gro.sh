@@ -1,7 +1,7 @@
 #!/bin/bash
 # usrsctp-nt-gro.sh: usrsctp-nt's socket takes UDP GRO's coalesced buffers (UDP_GRO, on by default
 # where the kernel has it, SCTPAPPS_USRSCTP_GRO=0 off) and cuts them back into the datagrams they
-# were (lib/tp_udp_gro.c) before the stack sees them (issue 35):
+# were (lib/tp/usrsctp/tp_udp_gro.c) before the stack sees them (issue 35):
 #  1. sctphttpd on usrsctp-nt says udp_gro=1 in its counters (SIGUSR2);
 #  2. one GSO message of 5 x 100 + 40 bytes (not SCTP: bad checksums) to its port counts as one
 #     GRO batch and exactly 6 datagrams with a bad checksum;

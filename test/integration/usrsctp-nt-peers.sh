@@ -1,5 +1,5 @@
 #!/bin/bash
-# usrsctp-nt-peers.sh: usrsctp-nt's peers (lib/tp_usrsctp_peer.c: one per remote UDP address,
+# usrsctp-nt-peers.sh: usrsctp-nt's peers (lib/tp/usrsctp/tp_usrsctp_peer.c: one per remote UDP address,
 # kept in a hash of 1024 buckets) on a dual-stack listener (issue 35, fault 2): sctphttpd on
 # usrsctp-nt:[::]:PORT, whose UDP socket maps IPv4 peers to ::ffff:a.b.c.d; three httpget
 # clients at once, two from 127.0.0.1 on UDP ports that land in one bucket and one from ::1 on

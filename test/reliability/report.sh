@@ -153,7 +153,7 @@ fuzz_table() { # fuzz_table FILE
 	echo "association processed while its socket is being closed can make the stack free the socket"
 	echo "twice. ASan caught it in CI in \`abort_peer\`, which aborted by closing with SO_LINGER 0"
 	echo "while the server was still sending: 2 of 600 such aborts in a loop. An abort now sends"
-	echo "SCTP_ABORT first and closes after it, with no association left to race (lib/tp_usrsctp.c"
+	echo "SCTP_ABORT first and closes after it, with no association left to race (lib/tp/usrsctp/tp_usrsctp.c"
 	echo "and the test peer): 0 of 600. A graceful close keeps a narrow window (nothing of the peer"
 	echo "is expected then); none of the soak runs crashed."
 	echo

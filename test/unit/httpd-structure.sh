@@ -2,7 +2,7 @@
 # httpd-structure.sh: sctphttpd's module structure (docs/design.md): the #include "x.h" edges
 # among httpd/'s files have no circle (each module, x.c with x.h, only uses the ones below it),
 # no file is over 700 lines unless its opening comment says it is one concern, and no transport
-# is told by its name (capabilities are asked of lib/tp.h instead). The circle rule is first
+# is told by its name (capabilities are asked of lib/tp/tp.h instead). The circle rule is first
 # shown to catch a planted one, so that it can fail.
 . "$(dirname "$0")/../lib.sh"
 d=$top_srcdir/httpd

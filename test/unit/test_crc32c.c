@@ -1,4 +1,4 @@
-/* test_crc32c.c: CRC32c (lib/tp_crc32c.c) against RFC 3720's vectors, and SCTP packets' checksums
+/* test_crc32c.c: CRC32c (lib/tp/usrsctp/tp_crc32c.c) against RFC 3720's vectors, and SCTP packets' checksums
  * set and checked; run with and without SCTPAPPS_CRC32C_SW (test/unit/crc32c.sh), so that the
  * CPU's instruction and the table code both pass, and agree at every length and alignment. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../lib/tp_crc32c.h"
+#include "../../lib/tp/usrsctp/tp_crc32c.h"
 
 /* RFC 3720 B.4 and the usual check value of "123456789". */
 static void

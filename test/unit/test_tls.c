@@ -1,4 +1,4 @@
-/* test_tls.c: lib/tls.h's engine, a client and a server session joined in memory: the
+/* test_tls.c: lib/tls/tls.h's engine, a client and a server session joined in memory: the
  * handshake, data both ways, ALPN, session resumption, a garbage record (its alert), refused
  * certificates (another CA, another name, expired) and the cap on unread input. The test
  * certificates are made by tls.sh (https-common.sh) in $TLS_PKI. */

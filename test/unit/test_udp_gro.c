@@ -1,4 +1,4 @@
-/* test_udp_gro.c: UDP GRO buffers cut back into datagrams (lib/tp_udp_gro.c): the cut at
+/* test_udp_gro.c: UDP GRO buffers cut back into datagrams (lib/tp/usrsctp/tp_udp_gro.c): the cut at
  * exact sizes and their boundaries, then on this kernel's loopback with real sockets: a GSO
  * message of 5 x 1000 + 300 bytes to a socket with UDP_GRO comes in as one buffer of 5300
  * bytes with a size of 1000, cut back into the 6 datagrams byte for byte; the same to a
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "../../lib/tp_udp_gro.h"
+#include "../../lib/tp/usrsctp/tp_udp_gro.h"
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103

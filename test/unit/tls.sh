@@ -1,5 +1,5 @@
 #!/bin/bash
-# tls.sh: lib/tls.h's engine in memory (test_tls.c) with test certificates made now.
+# tls.sh: lib/tls/tls.h's engine in memory (test_tls.c) with test certificates made now.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
 . "$here/../integration/https-common.sh"
