@@ -356,6 +356,15 @@ conn_rewatch(struct conn *cn)
 	}
 }
 
+/* A response message's send info on stream sid: PPID 63 (the draft), in clear or in TLS. */
+static void
+conn_http_msginfo(struct tp_msginfo *mi, unsigned sid)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->stream = sid;
+	mi->ppid = SERVER_PPID_HTTP;
+}
+
 /* https: the TLS records waiting, streams in turn, at most one user message each time.
  * 0: all went; 1: the transport is full; -1: cn is gone. */
 static int
@@ -370,9 +379,7 @@ conn_tls_flush(struct conn *cn)
 	while (tlsio_next(cn->tls, &sid, &p, &n)) {
 		if (n > httpd_config()->msg_size)
 			n = httpd_config()->msg_size;
-		memset(&mi, 0, sizeof(mi));
-		mi.stream = sid;
-		mi.ppid = SERVER_PPID_HTTP;
+		conn_http_msginfo(&mi, sid);
 		sent = 0;
 		rc = tp_send(cn->ss.tc, p, n, &mi, &sent);
 		if (rc == TP_RETRY)
@@ -536,9 +543,7 @@ conn_write_msg(struct conn *cn)
 				continue;
 			}
 		} else {
-			memset(&mi, 0, sizeof(mi));
-			mi.stream = cn->ostrm->id;
-			mi.ppid = SERVER_PPID_HTTP;
+			conn_http_msginfo(&mi, cn->ostrm->id);
 			rc = tp_send(cn->ss.tc, cn->obuf, cn->olen, &mi, NULL);
 			if (rc == TP_RETRY)
 				return 0;

@@ -433,6 +433,15 @@ sess_flush_gather(struct sess *s)
 	return 0;
 }
 
+/* An HTTP message's send info on stream sid: PPID 63 (the draft), in clear or in TLS records. */
+static void
+sess_http_msginfo(struct tp_msginfo *mi, unsigned sid)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->stream = sid;
+	mi->ppid = LOAD_PPID_HTTP;
+}
+
 /* https: each request whole to its stream's TLS connection, then the records, streams in
  * turn, one user message (at most LOAD_MSG_MAX) at a time. */
 static int
@@ -466,9 +475,7 @@ sess_flush_tls(struct sess *s)
 	while (sess_tls_next(s->tls, &sid, &p, &n)) {
 		if (s->msg && n > LOAD_MSG_MAX)
 			n = LOAD_MSG_MAX;
-		memset(&mi, 0, sizeof(mi));
-		mi.stream = sid;
-		mi.ppid = LOAD_PPID_HTTP;
+		sess_http_msginfo(&mi, sid);
 		sent = 0;
 		rc = tp_send(s->c, p, n, &mi, &sent);
 		if (rc == TP_RETRY)
@@ -539,9 +546,7 @@ sess_flush(struct sess *s)
 		/* Message types: one SCTP message per request piece, at most 16 KiB (draft). */
 		if (s->msg && n > LOAD_MSG_MAX)
 			n = LOAD_MSG_MAX;
-		memset(&mi, 0, sizeof(mi));
-		mi.stream = k->stream;
-		mi.ppid = LOAD_PPID_HTTP;
+		sess_http_msginfo(&mi, k->stream);
 		sent = 0;
 		rc = tp_send(s->c, k->req + k->sent, n, &mi, &sent);
 		if (rc == TP_RETRY)
