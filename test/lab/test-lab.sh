@@ -59,11 +59,16 @@ ok $? "after it the link is shaped again (${shaped:-none} Mbit/s at 10mbit)"
 read -r npk nby < <(lab_a tc -s qdisc show dev eth0 | awk '/Sent/ { print $4, $2; exit }')
 awk -v p="${npk:-0}" -v b="${nby:-0}" 'BEGIN { exit !(p > 100 && b / p <= 1514) }'
 ok $? "netem on a's eth0: $npk packets, $(awk -v p="${npk:-0}" -v b="${nby:-0}" 'BEGIN { printf "%.0f", p ? b / p : 0 }') bytes a packet after bulk TCP (<= 1514: offloads off)"
-lab_a ip -d link show dev eth0 | grep -q 'gso_max_segs 1 .*gro_max_size 0\|gro_max_size 0 .*gso_max_segs 1' &&
-	lab_b ip -d link show dev eth0 | grep -q 'gso_max_segs 1 .*gro_max_size 0\|gro_max_size 0 .*gso_max_segs 1'
-ok $? "both ends: gso_max_segs 1, gro_max_size 0" || lab_a ip -d link show dev eth0 | sed 's/^/# /'
+# (gso_max_size the MTU too: kernel SCTP sizes its GSO packets by it, not by gso_max_segs)
+offl() { # offl NS-RUNNER: 0 when the device says gso_max_segs 1, gso_max_size 1500, gro_max_size 0
+	"$1" ip -d link show dev eth0 | tr ' ' '\n' | awk '$0 == "gso_max_segs" { getline; s = $0 }
+		$0 == "gso_max_size" { getline; z = $0 } $0 == "gro_max_size" { getline; g = $0 }
+		END { exit !(s == 1 && z == 1500 && g == 0) }'
+}
+offl lab_a && offl lab_b
+ok $? "both ends: gso_max_segs 1, gso_max_size 1500 (the MTU), gro_max_size 0" || lab_a ip -d link show dev eth0 | sed 's/^/# /'
 lab_record
-grep -q '^offloads: gso_max_segs 1, gro_max_size 0' "$LAB_OUT/params.txt"
+grep -q '^offloads: gso_max_segs 1, gso_max_size 1500, gro_max_size 0' "$LAB_OUT/params.txt"
 ok $? "params.txt records the offloads ($(sed -n 's/^offloads: //p' "$LAB_OUT/params.txt"))"
 grep -q "^kernel: $(uname -r)" "$LAB_OUT/params.txt" && grep -q '^topology: two_hosts' "$LAB_OUT/params.txt" &&
 	grep -q 'rate=10mbit' "$LAB_OUT/params.txt" && grep -q '^usrsctp: ' "$LAB_OUT/params.txt"
