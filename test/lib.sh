@@ -120,6 +120,21 @@ call_edges() {
 			print from[i], def[use[i]] }' | sort -u
 }
 
+# reanalyse_committed NN NAME DIR REPORT: an experiment's committed form made from its finished run
+# in DIR, as a full run leaves it in docs/results/NN/ (run.meta, params.txt, the CSVs, raw/
+# packed), then `test/experiments/run --reanalyse` from it alone into an empty folder
+# (EXP_PROVENANCE in place of docs/results): one TAP check, the same report.md as REPORT.
+# Uses $tmp; $run is test/experiments/run.
+reanalyse_committed() {
+	local nn=$1 name=$2 d=$3 want=$4
+	mkdir -p "$tmp/prov/$nn" && cp "$d"/run.meta "$d"/params.txt "$d"/*.csv "$tmp/prov/$nn/" &&
+		tar -czf "$tmp/prov/$nn/raw.tar.gz" -C "$d" raw
+	EXP_PROVENANCE=$tmp/prov "$run" --reanalyse --out "$tmp/fresh" "$nn" >"$tmp/p.out" 2>&1
+	grep -q "reanalysing the committed run in $tmp/prov/$nn/" "$tmp/p.out" && cmp -s "$tmp/fresh/$name/report.md" "$want"
+	ok $? "from docs/results/$nn/ alone (raw.tar.gz unpacked into an empty folder): the same report.md" ||
+		{ grep -v '^ok' "$tmp/p.out" | head -20; diff "$want" "$tmp/fresh/$name/report.md" | head; } | sed 's/^/# /'
+}
+
 # scratch NAME: a fresh directory in $tmp and a list of background processes in $pids; at exit
 # the processes are killed and the directory removed.
 scratch() {

@@ -63,14 +63,7 @@ cp "$d/report.md" "$tmp/r1" && cp "$d/results.csv" "$tmp/c1" && cp "$d/cells.csv
 "$run" --reanalyse --out "$tmp/o" 01 >"$tmp/b.out" 2>&1
 cmp -s "$d/report.md" "$tmp/r1" && cmp -s "$d/results.csv" "$tmp/c1" && cmp -s "$d/cells.csv" "$tmp/e1"
 ok $? "a second reanalysis: the same report.md, results.csv and cells.csv" || diff "$tmp/r1" "$d/report.md" | head | sed 's/^/# /'
-# the committed form, docs/results/01/ as a full run leaves it (run.meta, params.txt, the CSVs,
-# raw/ packed): --reanalyse 01 from it alone, into an empty folder (EXP_PROVENANCE: docs/results)
-mkdir -p "$tmp/prov/01" && cp "$d"/run.meta "$d"/params.txt "$d"/*.csv "$tmp/prov/01/" &&
-	tar -czf "$tmp/prov/01/raw.tar.gz" -C "$d" raw
-EXP_PROVENANCE=$tmp/prov "$run" --reanalyse --out "$tmp/fresh" 01 >"$tmp/p.out" 2>&1
-grep -q "reanalysing the committed run in $tmp/prov/01/" "$tmp/p.out" && cmp -s "$tmp/fresh/01-loopback/report.md" "$tmp/r1"
-ok $? "from docs/results/01/ alone (raw.tar.gz unpacked into an empty folder): the same report.md" ||
-	{ grep -v '^ok' "$tmp/p.out" | head -20; diff "$tmp/r1" "$tmp/fresh/01-loopback/report.md" | head; } | sed 's/^/# /'
+reanalyse_committed 01 01-loopback "$d" "$tmp/r1"
 mkrun 1
 "$run" --reanalyse --out "$tmp/o" 01 >"$tmp/c.out" 2>&1
 grep -q '^not ok .*every measurement worked: 71 of 71 planned rows measured (failed: tcp,1000,exit 1: refused' "$tmp/c.out"

@@ -101,14 +101,7 @@ cp "$r" "$tmp/r1" && cp "$d/results.csv" "$tmp/c1" && cp "$d/wrongway.csv" "$tmp
 "$run" --reanalyse --out "$tmp/o" 02 >"$tmp/b.out" 2>&1
 cmp -s "$r" "$tmp/r1" && cmp -s "$d/results.csv" "$tmp/c1" && cmp -s "$d/wrongway.csv" "$tmp/w1"
 ok $? "a second reanalysis: the same report.md, results.csv and wrongway.csv" || diff "$tmp/r1" "$r" | head | sed 's/^/# /'
-# the committed form, docs/results/02/ as a full run leaves it (run.meta, params.txt, the CSVs,
-# raw/ packed): --reanalyse 02 from it alone, into an empty folder (EXP_PROVENANCE: docs/results)
-mkdir -p "$tmp/prov/02" && cp "$d"/run.meta "$d"/params.txt "$d"/*.csv "$tmp/prov/02/" &&
-	tar -czf "$tmp/prov/02/raw.tar.gz" -C "$d" raw
-EXP_PROVENANCE=$tmp/prov "$run" --reanalyse --out "$tmp/fresh" 02 >"$tmp/p.out" 2>&1
-grep -q "reanalysing the committed run in $tmp/prov/02/" "$tmp/p.out" && cmp -s "$tmp/fresh/02-loss/report.md" "$tmp/r1"
-ok $? "from docs/results/02/ alone (raw.tar.gz unpacked into an empty folder): the same report.md" ||
-	{ grep -v '^ok' "$tmp/p.out" | head -20; diff "$tmp/r1" "$tmp/fresh/02-loss/report.md" | head; } | sed 's/^/# /'
+reanalyse_committed 02 02-loss "$d" "$tmp/r1"
 grep -q '|full, reanalysed ' "$d/run.meta" && [ -e "$d/run-measured.log" ]
 ok $? "run.meta says reanalysed, the measured run's log kept"
 rm -f "$d/raw/measure.sh"

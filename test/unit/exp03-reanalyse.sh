@@ -68,12 +68,5 @@ cp "$r" "$tmp/r1" && cp "$d/cells.csv" "$tmp/c1"
 "$run" --reanalyse --out "$tmp/o" 03 >"$tmp/b.out" 2>&1
 cmp -s "$r" "$tmp/r1" && cmp -s "$d/cells.csv" "$tmp/c1"
 ok $? "a second reanalysis: the same report.md and cells.csv" || diff "$tmp/r1" "$r" | head | sed 's/^/# /'
-# the committed form, docs/results/03/ as a full run leaves it (run.meta, params.txt, the CSVs,
-# raw/ packed): --reanalyse 03 from it alone, into an empty folder (EXP_PROVENANCE: docs/results)
-mkdir -p "$tmp/prov/03" && cp "$d"/run.meta "$d"/params.txt "$d"/*.csv "$tmp/prov/03/" &&
-	tar -czf "$tmp/prov/03/raw.tar.gz" -C "$d" raw
-EXP_PROVENANCE=$tmp/prov "$run" --reanalyse --out "$tmp/fresh" 03 >"$tmp/p.out" 2>&1
-grep -q "reanalysing the committed run in $tmp/prov/03/" "$tmp/p.out" && cmp -s "$tmp/fresh/03-failover/report.md" "$tmp/r1"
-ok $? "from docs/results/03/ alone (raw.tar.gz unpacked into an empty folder): the same report.md" ||
-	{ grep -v '^ok' "$tmp/p.out" | head -20; diff "$tmp/r1" "$tmp/fresh/03-failover/report.md" | head; } | sed 's/^/# /'
+reanalyse_committed 03 03-failover "$d" "$tmp/r1"
 done_testing

@@ -77,14 +77,7 @@ cp "$r" "$tmp/r1" && cp "$d/results.csv" "$tmp/c1" && cp "$d/bound.csv" "$tmp/b1
 "$run" --reanalyse --out "$tmp/o" 04 >"$tmp/b.out" 2>&1
 cmp -s "$r" "$tmp/r1" && cmp -s "$d/results.csv" "$tmp/c1" && cmp -s "$d/bound.csv" "$tmp/b1"
 ok $? "a second reanalysis: the same report.md, results.csv and bound.csv" || diff "$tmp/r1" "$r" | head | sed 's/^/# /'
-# the committed form, docs/results/04/ as a full run leaves it (run.meta, params.txt, the CSVs,
-# raw/ packed): --reanalyse 04 from it alone, into an empty folder (EXP_PROVENANCE: docs/results)
-mkdir -p "$tmp/prov/04" && cp "$d"/run.meta "$d"/params.txt "$d"/*.csv "$tmp/prov/04/" &&
-	tar -czf "$tmp/prov/04/raw.tar.gz" -C "$d" raw
-EXP_PROVENANCE=$tmp/prov "$run" --reanalyse --out "$tmp/fresh" 04 >"$tmp/p.out" 2>&1
-grep -q "reanalysing the committed run in $tmp/prov/04/" "$tmp/p.out" && cmp -s "$tmp/fresh/04-http/report.md" "$tmp/r1"
-ok $? "from docs/results/04/ alone (raw.tar.gz unpacked into an empty folder): the same report.md" ||
-	{ grep -v '^ok' "$tmp/p.out" | head -20; diff "$tmp/r1" "$tmp/fresh/04-http/report.md" | head; } | sed 's/^/# /'
+reanalyse_committed 04 04-http "$d" "$tmp/r1"
 rm "$d/unshaped.csv"
 "$run" --reanalyse --out "$tmp/o" 04 >"$tmp/c.out" 2>&1
 rc=$?
