@@ -37,7 +37,9 @@ ok $? "a figure changed by hand in README.md's summary block fails --check"
 # the generator reads the files: a planted usrsctp-nt ratio (7.77) and experiment 03's checks
 # (41 passed, 2 failed) in copies come out in the table
 sed 's/^| 1000 | \([^|]*\)| \([^|]*\)| [0-9.]* (/| 1000 | \1| \2| 7.77 (/' "$top/docs/benchmarks.md" >"$tmp/bench.md"
-sed 's/^| 03-failover | \(.*\) | [0-9]* | [0-9]* |$/| 03-failover | \1 | 41 | 2 |/' "$top/docs/results.md" >"$tmp/results.md"
+# (the row with or without its commit column: a quick run of the experiments, as CI makes one
+# before the sanitizer suite, writes the row with the commit it ran at)
+sed 's/^| 03-failover | \(.*\) | [0-9]* | [0-9]* |\( [^|]* |\)\{0,1\}$/| 03-failover | \1 | 41 | 2 |\2/' "$top/docs/results.md" >"$tmp/results.md"
 cp "$top/README.md" "$tmp/README2.md"
 python3 "$gen" --results "$tmp/results.md" --benchmarks "$tmp/bench.md" --readme "$tmp/README2.md" 2>"$tmp/gen.err"
 grep -q '^| usrsctp-nt / usrsctp (threads), raw one way, 1000-byte messages | 7.77 (' "$tmp/README2.md" &&
