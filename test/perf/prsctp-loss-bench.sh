@@ -22,37 +22,13 @@ lame --quiet -b 128 "$tmp/src.wav" "$tmp/a.mp3"
 echo "# rtpaudio PR-SCTP (lifetime 200 ms, playout 200 ms) at $loss % random loss both ways, ${secs} s of audio, $runs runs; sender options: ${SEND_ARGS:-none}"
 echo "# host: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 
-run() { # NAME TRANSPORT STACK
-	local name=$1 tr=$2 st=$3 pa sa ports
-	if [ "$tr" = udp ]; then
-		pa="-t udp" sa="-t udp" ports=5006
-	else
-		pa="-t $tr -s $st --udp-port 9899 --udp-remote-port 9900"
-		sa="-t $tr -s $st --udp-port 9900 --udp-remote-port 9899 ${SEND_ARGS:-}"
-		ports=9899-9900
-	fi
-	unshare -n bash -c '
-	ip link set lo up || exit 1
-	nft add table inet l && nft add chain inet l in "{ type filter hook input priority 0; }" &&
-	    nft add rule inet l in udp dport $5 numgen random mod 100 "<" $4 drop || exit 1
-	$1 play $6 --idle 1500 -D 60 --json 127.0.0.1:5006 >$2.json 2>$2.perr &
-	pp=$!
-	for i in $(seq 1 50); do ss -Huan | grep -q ":5006 \|:9899 " && break; sleep 0.1; done
-	t0=$(date +%s%N)
-	$1 send $7 $3 127.0.0.1:5006 2>$2.serr
-	rs=$?
-	echo $((($(date +%s%N) - t0) / 1000000)) >$2.t
-	wait $pp
-	echo "$rs $?" >$2.rc' x "$R" "$tmp/$name" "$tmp/a.mp3" "$loss" "$ports" "$pa" "$sa"
-}
-field() { sed -n "s/.*\"$2\":\\([-0-9.a-z]*\\).*/\\1/p" "$tmp/$1.json" 2>/dev/null; }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print -1 }'; }
+. "$(dirname "$0")/../integration/rtp-lossy.sh" # run NAME TRANSPORT STACK LOSS-PCT [SEND-ARGS], field, median
 
 worse=0
 for i in $(seq 1 "$runs"); do
-	run nt$i prsctp usrsctp-nt &
-	run th$i prsctp usrsctp &
-	run udp$i udp - &
+	run nt$i prsctp usrsctp-nt "$loss" "${SEND_ARGS:-}" &
+	run th$i prsctp usrsctp "$loss" "${SEND_ARGS:-}" &
+	run udp$i udp - "$loss" &
 	wait
 	line="run $i:"
 	for t in nt th udp; do
