@@ -72,11 +72,15 @@ stream r2250 "" ""
 stream r3119 "-f 3119" "-f 3119"
 stream ril "-f 3119" "-f 3119 --interleave 8"
 stream rfec "-f fec" "-f fec -k 4 -n 6"
-# SCTP in UDP: the player's encapsulation port even (its data dropped), the sender's odd
+# prsctp STACK NAME: PR-SCTP with the auto lifetime over SCTP in UDP: the player's encapsulation
+# port even (its data dropped), the sender's odd
+prsctp() {
+	local u=$((26500 + ${#1} * 2))
+	stream "$2" "-t prsctp -s $1 --udp-port $u --udp-remote-port $((u + 1))" \
+		"-t prsctp -s $1 --udp-port $((u + 1)) --udp-remote-port $u --lifetime auto" $u
+}
 for st in usrsctp usrsctp-nt; do
-	u=$((26500 + ${#st} * 2))
-	stream "rpr-$st" "-t prsctp -s $st --udp-port $u --udp-remote-port $((u + 1))" \
-		"-t prsctp -s $st --udp-port $((u + 1)) --udp-remote-port $u --lifetime auto" $u
+	prsctp $st "rpr-$st"
 done
 for r in r2250 r3119 ril rfec rpr-usrsctp rpr-usrsctp-nt; do
 	echo "# $r: $(( $(field $r frames_played) + $(field $r frames_concealed) )) of $nfr frames, residual frame loss $(field $r residual_frame_loss_pct) %," \
@@ -118,9 +122,7 @@ if awk -v n="$nt" -v u="$us" 'BEGIN { exit !(n != "" && n <= u + 5) }'; then
 else
 	for k in 2 3; do
 		for st in usrsctp usrsctp-nt; do
-			u=$((26500 + ${#st} * 2))
-			stream "rpr-$st-$k" "-t prsctp -s $st --udp-port $u --udp-remote-port $((u + 1))" \
-				"-t prsctp -s $st --udp-port $((u + 1)) --udp-remote-port $u --lifetime auto" $u
+			prsctp $st "rpr-$st-$k"
 		done
 	done
 	med() { for r in "$@"; do field "$r" residual_frame_loss_pct; done | sort -g | sed -n 2p; }
