@@ -121,13 +121,18 @@ njobs=$i
 cpu() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
 c0=$(cpu)
 t0=$(date +%s)
-lpids=
-for ((l = 0; l < lanes; l++)); do
-	bash "$here/lane.sh" "$EXP_OUT/raw/jobs.$l" "$EXP_OUT/raw" >"$EXP_OUT/raw/lane.$l.log" 2>&1 &
-	lpids="$lpids $!"
-done
-# shellcheck disable=SC2086
-wait $lpids
+# run_lanes PREFIX: a lane for each job file raw/PREFIX.N, side by side, its log raw/lane.PREFIX.N.log
+run_lanes() {
+	local f lpids=
+	for f in "$EXP_OUT/raw/$1".*; do
+		[ -e "$f" ] || continue
+		bash "$here/lane.sh" "$f" "$EXP_OUT/raw" >"$EXP_OUT/raw/lane.${f##*/}.log" 2>&1 &
+		lpids="$lpids $!"
+	done
+	# shellcheck disable=SC2086
+	wait $lpids
+}
+run_lanes jobs
 # A loss-free cell of the fastest link whose one draw was not satisfactory (CI saw a packet of
 # reliable SCTP late when the loaded host stalled the VM) is drawn twice more, as the compared
 # cells are: its check below takes the majority of its draws, and the report lists them.
@@ -145,13 +150,7 @@ done < <(paste -d'|' "$EXP_OUT/raw/cells.txt" "$EXP_OUT/raw/joblines")
 if [ $nredo -gt 0 ]; then
 	echo "# $((nredo / 2)) loss-free $hi cell(s) not satisfactory on their one draw: two more draws each"
 	cat "$EXP_OUT/raw/cells.redo" >>"$EXP_OUT/raw/cells.txt"
-	lpids=
-	for f in "$EXP_OUT"/raw/redo.*; do
-		bash "$here/lane.sh" "$f" "$EXP_OUT/raw" >>"$EXP_OUT/raw/lane.redo.log" 2>&1 &
-		lpids="$lpids $!"
-	done
-	# shellcheck disable=SC2086
-	wait $lpids
+	run_lanes redo
 	njobs=$((njobs + nredo))
 fi
 t1=$(date +%s)
