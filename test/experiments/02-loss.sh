@@ -120,7 +120,7 @@ check $? "every measurement worked${errors:+ (failed: $(echo "$errors" | cut -d,
 
 # netem's counters per cell and end: no superpackets (offloads off), loss as set
 "$EXP_PY" "$CELLS" netemcsv "$nraw" >"$EXP_OUT/netem-check.txt"
-check $? "netem drew its loss per wire packet as set, in every cell and direction (no superpackets; drops within the binomial 99 % interval; $(grep -c ': not ok: ' "$EXP_OUT/netem-check.txt") not)"
+check $? "netem drew its loss per wire packet as set, in every cell and direction (no superpackets; drops within the binomial interval, 99 % for the grid as a whole; $(grep -c ': not ok: ' "$EXP_OUT/netem-check.txt") not)"
 grep ': not ok: ' "$EXP_OUT/netem-check.txt" | sed 's/^/# netem /'
 
 # --- results beside the paper (paper: 100 Mbit/s only, RTO min 1 s) ---

@@ -24,7 +24,9 @@ cells that go the wrong way.
       than 5 drops expected: not judged. Prints "ok|not ok|unjudged: TEXT"; exit 1 on not ok.
   cells.py netemcsv FILE.csv [MTU]
       The same for every line of FILE.csv (columns loss_pct, pkts, bytes, dropped, and any
-      others, which name the line): "LABEL: VERDICT: TEXT" a line; exit 1 if any is not ok.
+      others, which name the line): "LABEL: VERDICT: TEXT" a line; exit 1 if any is not ok. The
+      lines are judged as a family: M lines judged by their interval, each at 1 - 1 %/M
+      (Bonferroni), so that a grid of many cells fails by chance at most 1 % of the time.
 """
 import csv
 import os
@@ -96,8 +98,15 @@ def wrong_way(cells, direction, min_runs=stats.MIN_RUNS):
     return out
 
 
-def netem_check(loss_pct, pkts, nbytes, dropped, mtu=1500):
-    """-> (verdict "ok"|"not ok"|"unjudged", text)."""
+def netem_judged(loss_pct, pkts, dropped):
+    """Whether netem_check judges this count by its interval (loss set, 5 drops expected or more)."""
+    n = pkts + dropped
+    return pkts > 0 and loss_pct > 0 and n * loss_pct / 100.0 >= 5
+
+
+def netem_check(loss_pct, pkts, nbytes, dropped, mtu=1500, family=1):
+    """-> (verdict "ok"|"not ok"|"unjudged", text). family: the judged checks in the run, each at
+    1 - 1 %/family (Bonferroni: the run fails by chance at most 1 % of the time)."""
     if min(loss_pct, pkts, nbytes, dropped) < 0:
         raise BadInput("negative counter or loss")
     if pkts == 0:
@@ -110,9 +119,12 @@ def netem_check(loss_pct, pkts, nbytes, dropped, mtu=1500):
     p = loss_pct / 100.0
     if n * p < 5:
         return "unjudged", "%d of %d packets dropped (%.1f expected at %g %%: too few to judge)" % (dropped, n, n * p, loss_pct)
-    lo, hi = fidelity.binom_interval(n, p, 0.99)
-    text = "%d of %d packets dropped (%.3f %%), binomial 99 %% interval at %g %%: %d..%d; %.0f bytes a packet" % (
-        dropped, n, 100.0 * dropped / n, loss_pct, lo, hi, per)
+    level = 1 - 0.01 / family
+    lo, hi = fidelity.binom_interval(n, p, level)
+    text = "%d of %d packets dropped (%.3f %%), binomial %s%s interval at %g %%: %d..%d; %.0f bytes a packet" % (
+        dropped, n, 100.0 * dropped / n, fidelity.level_name(level),
+        "" if family == 1 else " (1 - 1 %%/%d: the run's %d judged checks)" % (family, family),
+        loss_pct, lo, hi, per)
     return ("ok" if lo <= dropped <= hi else "not ok"), text
 
 
@@ -156,9 +168,10 @@ def main(argv):
                     raise BadInput("%s: no column %r" % (argv[2], c))
             mtu = float(argv[3]) if len(argv) > 3 else 1500
             bad = 0
+            family = sum(1 for r in rows if netem_judged(float(r["loss_pct"]), float(r["pkts"]), float(r["dropped"])))
             for r in rows:
                 v, text = netem_check(float(r["loss_pct"]), float(r["pkts"]), float(r["bytes"]),
-                                      float(r["dropped"]), mtu=mtu)
+                                      float(r["dropped"]), mtu=mtu, family=max(1, family))
                 bad += v == "not ok"
                 label = " ".join(r[c] for c in cols if c not in ("pkts", "bytes", "dropped"))
                 print("%s: %s: %s" % (label, v, text))

@@ -3,16 +3,20 @@
 (test/lab/router.sh stats, before and after a cell) and what the link was set to.
 
   fidelity.py BEFORE AFTER [--loss PCT] [--ge-burst N] [--cpu-max FRACTION] [--label TEXT]
+              [--family M]
 
 Per direction (c2s: client to server, s2c: back):
   - aggregation: every wire packet the router received went through netem as one packet
     (received = netem sent + netem dropped). Guest GRO merges TCP segments into superpackets;
     netem then draws its loss once per superpacket, and this check fails.
   - loss: netem's own drops (its drop counter less the queue's, which it includes) against the
-    packets received; failed outright when the aggregation check failed. Random loss: within the binomial 99 % interval of the nominal rate. The
-    Gilbert model (--ge-burst N: a mean burst of N packets): the same interval widened by the
-    chain's correlation, (1 + lambda) / (1 - lambda) on the variance, lambda = 1 - p - r.
-    Fewer than 5 drops expected (n p < 5): not judged, said so.
+    packets received; failed outright when the aggregation check failed. Random loss: within the
+    binomial interval of the nominal rate. The Gilbert model (--ge-burst N: a mean burst of N
+    packets): within the exact interval of the chain's drop count (ge_log_pmf; a normal
+    approximation is too narrow in its upper tail, where bursts pile up). Both at 99 %, or, with
+    --family M (the run's M judged loss checks: 2 a cell with loss), at 1 - 1 %/M each
+    (Bonferroni), so that a run of many cells fails by chance at most 1 % of the time, not 1 % a
+    check. Fewer than 5 drops expected (n p < 5): not judged, said so. No loss set: any drop fails.
   - queue drops (tbf's limit) are reported, not judged.
 Router CPU: qemu's CPU time over the wall time between the snapshots, below --cpu-max (0.70
 of a core by default).
@@ -118,23 +122,93 @@ def binom_interval(n, p, level=0.99):
     return lo, hi
 
 
-def ge_interval(n, loss, burst, level=0.99):
-    """Interval for the drops of n packets under the Gilbert model the router sets (every packet
-    lost in the bad state, none in the good; mean loss `loss`, mean burst `burst` packets):
-    normal approximation, the binomial variance times (1 + lambda) / (1 - lambda)."""
+def _log_factorials(n):
+    lf = [0.0] * (n + 1)
+    for i in range(2, n + 1):
+        lf[i] = lf[i - 1] + math.log(i)
+    return lf
+
+
+def ge_log_pmf(n, loss, burst):
+    """{k: log P(X = k)} for X the drops of n packets under the Gilbert model the router sets
+    (netem's gemodel with 1-h 100 % and 1-k 0: every packet in the bad state lost, none in the
+    good; a packet is judged by the state before it, the chain starts good; p = loss r / (1 -
+    loss), r = 1 / burst), exact, for every k within 14 standard deviations of the mean (the
+    rest weighs below 1e-40). A path with k lost packets in j bursts: j bad runs (C(k-1, j-1)
+    ways), j + 1 good runs when it ends good (C(n-k-1, j) ways) or j when it ends bad (C(n-k-1,
+    j-1)); its n - 1 transitions weigh p^j r^j (1-r)^(k-j) (1-p)^(n-k-j-1), or p^j r^(j-1)
+    (1-r)^(k-j) (1-p)^(n-k-j)."""
     r = 1.0 / burst
     p = loss * r / (1 - loss)
-    lam = 1 - p - r
-    var = n * loss * (1 - loss) * (1 + lam) / (1 - lam)
-    z = {0.99: 2.5758293035489, 0.95: 1.959963984540}[level]
-    sd = math.sqrt(var)
-    return max(0, math.floor(n * loss - z * sd)), math.ceil(n * loss + z * sd)
+    if p >= 1:
+        raise BadInput("a mean burst of %g packets cannot give %g %% loss (p = %g)" % (burst, 100 * loss, p))
+    sd = math.sqrt(n * loss * (1 - loss) * (2 - p - r) / (p + r))
+    k0, k1 = max(0, int(n * loss - 14 * sd - 20)), min(n, int(n * loss + 14 * sd + 20))
+    lf = _log_factorials(n)
+    lp, lq, lr, ls = math.log(p), math.log1p(-p), math.log(r), math.log1p(-r) if r < 1 else float("-inf")
+    out = {}
+    for k in range(k0, k1 + 1):
+        if k == 0:
+            out[0] = (n - 1) * lq
+            continue
+        g = n - k
+        # the terms in j are log-concave, their peak between the two factors' modes
+        a, b = (k - 1) * r + 1, (g - 1) * p
+        w = 12 * math.sqrt(max(a, b) + 1) + 10
+        terms = []
+        for j in range(max(1, int(min(a, b) - w)), min(k, int(max(a, b) + w)) + 1):
+            if k - j and ls == float("-inf"):
+                continue
+            c = lf[k - 1] - lf[j - 1] - lf[k - j] + j * lp + ((k - j) * ls if k - j else 0.0)
+            if g - 1 >= j:
+                terms.append(c + lf[g - 1] - lf[j] - lf[g - 1 - j] + j * lr + (g - j - 1) * lq)
+            if g >= j:
+                terms.append(c + lf[g - 1] - lf[j - 1] - lf[g - j] + (j - 1) * lr + (g - j) * lq)
+        if terms:
+            m = max(terms)
+            out[k] = m + math.log(sum(math.exp(t - m) for t in terms))
+    return out
 
 
-def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label=""):
-    """-> (list of (passed or None, text)), list of record lines). passed None: not judged."""
+def ge_interval(n, loss, burst, level=0.99):
+    """The central interval [lo, hi] of the Gilbert model's drop count (ge_log_pmf, exact) holding
+    at least `level`, as binom_interval's: lo the largest k with P(X < k) <= (1 - level) / 2, hi
+    the smallest with P(X > hi) <= (1 - level) / 2."""
+    n = int(n)
+    if loss <= 0 or n == 0:
+        return 0, 0
+    lp = ge_log_pmf(n, loss, burst)
+    ks = sorted(lp)
+    m = max(lp.values())
+    w = [math.exp(lp[k] - m) for k in ks]
+    tot = sum(w)
+    a = (1 - level) / 2
+    cum, lo = 0.0, ks[0]
+    for k, x in zip(ks, w):
+        if cum + x / tot > a:
+            lo = k
+            break
+        cum += x / tot
+    cum, hi = 0.0, ks[-1]
+    for k, x in zip(reversed(ks), reversed(w)):
+        if cum + x / tot > a:
+            hi = k
+            break
+        cum += x / tot
+    return lo, hi
+
+
+def level_name(level):
+    return ("%.4f" % (100 * level)).rstrip("0").rstrip(".") + " %"
+
+
+def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label="", family=1):
+    """-> (list of (passed or None, text)), list of record lines). passed None: not judged.
+    family: the number of judged loss checks in the run; each is judged at 1 - 1 %/family."""
     d = delta(before, after)
     p = loss_pct / 100.0
+    level = 1 - 0.01 / family
+    lname = level_name(level) + ("" if family == 1 else " (1 - 1 %%/%d: the run's %d loss checks)" % (family, family))
     results, records = [], []
     pre = label + ": " if label else ""
     for dr in DIRECTIONS:
@@ -150,10 +224,10 @@ def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label=""):
         results.append((agg_ok, "%s%s: each of the %d packets received went through netem as one "
                         "packet (netem saw %d; merged packets, from guest GRO or TAPs with vnet_hdr, fail this)" % (pre, dr, n, through)))
         if ge_burst:
-            lo, hi = ge_interval(n, p, ge_burst) if p > 0 else (0, 0)
+            lo, hi = ge_interval(n, p, ge_burst, level) if p > 0 else (0, 0)
             model = "Gilbert, mean burst %g" % ge_burst
         else:
-            lo, hi = binom_interval(n, p)
+            lo, hi = binom_interval(n, p, level)
             model = "random"
         eff = 100.0 * drops / n if n else 0.0
         if p > 0 and n * p < 5:
@@ -165,15 +239,16 @@ def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label=""):
             # queueing it, counts drops per segment where netem counts one: the difference may
             # even go negative)
             loss_ok = False
-            why = "99 %% interval %d..%d, but netem drew per merged packet, not per packet" % (lo, hi)
+            why = "%s interval %d..%d, but netem drew per merged packet, not per packet" % (lname, lo, hi)
         else:
             loss_ok = lo <= drops <= hi
-            why = "99 %% interval %d..%d" % (lo, hi)
+            why = "%s interval %d..%d" % (lname, lo, hi)
         results.append((loss_ok, "%s%s loss: %d of %d packets (%.3f %%), nominal %g %% %s, %s"
                         % (pre, dr, drops, n, eff, loss_pct, model, why)))
         records.append("fidelity %sdir=%s packets=%d netem_packets=%d loss_drops=%d queue_drops=%d "
-                       "effective_loss_pct=%.4f nominal_loss_pct=%g lo=%d hi=%d aggregation=%s loss=%s"
+                       "effective_loss_pct=%.4f nominal_loss_pct=%g lo=%d hi=%d level_pct=%s aggregation=%s loss=%s"
                        % (label + " " if label else "", dr, n, through, drops, qdrops, eff, loss_pct, lo, hi,
+                          level_name(level)[:-2],
                           "ok" if agg_ok else "FAIL",
                           "n/a" if loss_ok is None else ("ok" if loss_ok else "FAIL")))
     for nic, gro in sorted(after.get("nics", {}).items()):
@@ -191,7 +266,7 @@ def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label=""):
 
 def main(argv):
     args = list(argv[1:])
-    opts = {"--loss": 0.0, "--ge-burst": 0.0, "--cpu-max": 0.70}
+    opts = {"--loss": 0.0, "--ge-burst": 0.0, "--cpu-max": 0.70, "--family": 1.0}
     label = ""
     files = []
     while args:
@@ -207,14 +282,15 @@ def main(argv):
                 opts[a] = float(v)
             except ValueError:
                 raise BadInput("%s %s: not a number" % (a, v))
-            if opts[a] < 0 or (a == "--loss" and opts[a] >= 100) or (a == "--ge-burst" and 0 < opts[a] < 1):
+            if opts[a] < 0 or (a == "--loss" and opts[a] >= 100) or (a == "--ge-burst" and 0 < opts[a] < 1) or \
+                    (a == "--family" and (opts[a] < 1 or opts[a] != int(opts[a]))):
                 raise BadInput("%s %s: out of range" % (a, v))
         elif a.startswith("-"):
             raise BadInput("unknown option %s" % a)
         else:
             files.append(a)
     if len(files) != 2:
-        raise BadInput("usage: fidelity.py BEFORE AFTER [--loss PCT] [--ge-burst N] [--cpu-max F] [--label T]")
+        raise BadInput("usage: fidelity.py BEFORE AFTER [--loss PCT] [--ge-burst N] [--cpu-max F] [--label T] [--family M]")
     snaps = []
     for f in files:
         try:
@@ -224,7 +300,8 @@ def main(argv):
             raise BadInput("%s: %s" % (f, e.strerror))
         except BadInput as e:
             raise BadInput("%s: %s" % (f, e))
-    results, records = check(snaps[0], snaps[1], opts["--loss"], opts["--ge-burst"], opts["--cpu-max"], label)
+    results, records = check(snaps[0], snaps[1], opts["--loss"], opts["--ge-burst"], opts["--cpu-max"], label,
+                             int(opts["--family"]))
     failed = 0
     for passed, text in results:
         if passed is None:

@@ -3,8 +3,8 @@
 # from a run's raw data alone (what a full run commits to docs/results/06/: the CSVs,
 # fidelity.txt, bound.txt, params.txt, page.sizes, raw/ and run.meta), without root, a router
 # or a measurement: on a copy of a real quick run of lab v2 (test/experiments/06-multiplexing/
-# testrun/, two cells, six rows), report.md comes out byte for byte as the run wrote it, the
-# router's checks judged as then, run.meta says reanalysed, docs/ untouched (--out); a planted
+# testrun/, two cells, six rows), report.md comes out byte for byte as committed there, the
+# router's counters judged again by this fidelity.py (a planted drop count fails), run.meta says reanalysed, docs/ untouched (--out); a planted
 # change in the raw data shows in the section (it is read, not copied). TAP.
 . "$(dirname "$0")/../lib.sh"
 run=$top_srcdir/test/experiments/run
@@ -21,11 +21,11 @@ after=$(cd "$top_srcdir" && git status --porcelain docs 2>/dev/null | md5sum)
 [ $rc = 0 ] && grep -q '^ok .*06-multiplexing: reanalysed ' "$tmp/a.out"
 ok $? "--reanalyse 06 on a copy of a quick run: exit $rc" || sed 's/^/# /' "$tmp/a.out" | tail -20
 cmp -s "$tmp/want.md" "$tmp/o/06-multiplexing/report.md"
-ok $? "report.md byte for byte as the measured run wrote it ($(wc -l <"$tmp/want.md") lines)" ||
+ok $? "report.md byte for byte as committed with the run ($(wc -l <"$tmp/want.md") lines)" ||
 	diff "$tmp/want.md" "$tmp/o/06-multiplexing/report.md" | head -20 | sed 's/^/# /'
 n=$(grep -c '^ok .*06-multiplexing: 10mbit:.*loss: [0-9]* of [0-9]* packets' "$tmp/a.out")
 [ "$n" = 4 ]
-ok $? "the router's loss checks judged as then: 4 (2 cells x 2 directions), got $n"
+ok $? "the router's loss checks judged again: 4 (2 cells x 2 directions), got $n"
 grep -q '^06-multiplexing|quick, reanalysed [0-9-]* [0-9:]* UTC|native|' "$tmp/o/06-multiplexing/run.meta" && [ "$before" = "$after" ]
 ok $? "run.meta says reanalysed ($(cut -d'|' -f2 "$tmp/o/06-multiplexing/run.meta")), docs/ untouched"
 
@@ -36,4 +36,18 @@ awk -F, 'BEGIN { OFS = "," } $1 == 10 && $2 == 10 && $5 == "h2c" { $10 = "1.234"
 grep -q '^| HTTP/2 h2c (nginx) | 1.234 (1.234-1.234) \[1.234-1.234\] |' "$tmp/o/06-multiplexing/report.md"
 ok $? "a planted h2c time (1.234 s) in samples.csv: in the section's table" ||
 	grep '^| HTTP/2 h2c (nginx)' "$tmp/o/06-multiplexing/report.md" | sed 's/^/# /'
+
+# the router's counters are judged again, not copied: 100 drops of 6657 at 1 % planted into the
+# first cell's closing snapshot (netem's sent count lowered to match) fail its c2s loss check
+# (interval 43..92 at 99.75 %, the run's 4 loss checks), mark the cell and fail the reanalysis
+cp -a "$fix/." "$tmp/o/06-multiplexing/"
+sed -i 's/^c2s \(.*\) netem_sent=6598 netem_dropped=59 /c2s \1 netem_sent=6557 netem_dropped=100 /' \
+	"$tmp/o/06-multiplexing/raw/10mbit_10_1.stats1"
+"$run" --reanalyse --out "$tmp/o" 06 >"$tmp/c.out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q '^not ok .*10mbit:10:1: c2s loss: 100 of 6657 packets .*99.75 % (1 - 1 %/4: the run.s 4 loss checks) interval 43\.\.92$' "$tmp/c.out" &&
+	grep -qx '10mbit:10:1 fidelity-failed' "$tmp/o/06-multiplexing/bound.txt" &&
+	[ "$(grep -c fidelity-failed "$tmp/o/06-multiplexing/bound.txt")" = 1 ]
+ok $? "a planted drop count in the raw counters: judged again, the c2s check fails (exit $rc), its cell alone marked fidelity-failed" ||
+	{ grep 'c2s loss\|not ok' "$tmp/c.out" | sed 's/^/# /'; sed 's/^/# bound: /' "$tmp/o/06-multiplexing/bound.txt"; }
 done_testing

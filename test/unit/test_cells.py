@@ -100,6 +100,23 @@ rc, out, err = run("netem", "1", "99000", str(99000 * 1515), "1000")
 ok(rc == 1 and out.startswith("not ok: superpackets"), "1515 bytes a packet: not ok, exit 1 (%s)" % out.strip())
 rc, out, err = run("netem", "1", "x", "1", "1")
 ok(rc == 2 and err, "a counter that is not a number: exit 2 (%s)" % err.strip())
+# netemcsv judges its lines as a family: 10 judged lines (and one with no loss, not counted),
+# each at 99.9 %: a count just past the 99 % interval passes, one past the 99.9 % one fails
+import fidelity  # noqa: E402
+hi99 = fidelity.binom_interval(10000, 0.01, 0.99)[1]
+hi999 = fidelity.binom_interval(10000, 0.01, 0.999)[1]
+for name, last in (("fam1.csv", hi99 + 1), ("fam2.csv", hi999 + 1)):
+    with open(os.path.join(d, name), "w") as fh:
+        fh.write("cell,loss_pct,pkts,bytes,dropped\nzero,0,5000,%d,0\n" % (5000 * 554))
+        for i in range(9):
+            fh.write("c%d,1,9900,%d,100\n" % (i, 9900 * 554))
+        fh.write("last,1,%d,%d,%d\n" % (10000 - last, (10000 - last) * 554, last))
+rc, out, err = run("netemcsv", os.path.join(d, "fam1.csv"))
+ok(rc == 0 and "last 1: ok: %d of 10000" % (hi99 + 1) in out and "99.9 % (1 - 1 %/10: the run's 10 judged checks)" in out,
+   "netemcsv, 10 judged lines: %d drops of 10000 at 1 %% pass at 99.9 %% (%s)" % (hi99 + 1, out.splitlines()[-1]))
+rc, out, err = run("netemcsv", os.path.join(d, "fam2.csv"))
+ok(rc == 1 and "last 1: not ok: %d of 10000" % (hi999 + 1) in out,
+   "netemcsv, 10 judged lines: %d drops fail (%s)" % (hi999 + 1, out.splitlines()[-1]))
 
 import shutil  # noqa: E402
 shutil.rmtree(d)

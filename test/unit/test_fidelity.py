@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """test_fidelity.py: test/lab/fidelity.py's judgements on made-up counters (TAP): the binomial
-99 % interval at its exact boundaries, the Gilbert interval's value, queue drops kept out of the
+99 % interval at its exact boundaries, the Gilbert interval's (exact, against a forward pass), the
+family-wise level, queue drops kept out of the
 loss, a GRO-merged run caught, the CPU limit, too few packets not judged, bad input refused."""
 import math
 import shutil
@@ -35,9 +36,42 @@ for n, p in ((1000, 0.01), (2000, 0.03), (3000, 0.005), (300, 0.1)):
        "binomial(%d, %g): 99 %% interval %d..%d at the exact 0.5 %% quantiles (%.4f, %.4f)" % (n, p, lo, hi, below, above))
 ok(fidelity.binom_interval(1000, 0.01) == (3, 19), "binomial(1000, 1 %%): 3..19 (%s)" % (fidelity.binom_interval(1000, 0.01),))
 ok(fidelity.binom_interval(5000, 0.0) == (0, 0), "no loss set: the interval is 0..0")
-ok(fidelity.ge_interval(10000, 0.01, 3) == (43, 157),
-   "Gilbert, 1 %%, mean burst 3, 10000 packets: 43..157 (%s; binomial: %s)"
+
+
+def ge_forward(n, loss, burst):  # the Gilbert chain's drop count, by a forward pass over n packets
+    r = 1.0 / burst
+    p = loss * r / (1 - loss)
+    k = min(n, int(4 * n * loss) + 200)  # counts above 4x the mean: nothing (the last slot holds them)
+    g, b = [1.0] + [0.0] * k, [0.0] * (k + 1)
+    for _ in range(n):  # a packet is judged by the state before it; the bad state loses it
+        sh = [0.0] + b[:-1]
+        g, b = [x * (1 - p) + y * r for x, y in zip(g, sh)], [x * p + y * (1 - r) for x, y in zip(g, sh)]
+    return [x + y for x, y in zip(g, b)] + [0.0] * (n - k)
+
+
+# the Gilbert interval: its bounds are the exact 0.5 % quantiles of the chain's drop count (a
+# normal approximation said 43..157 at 1 %, burst 3, and 31..166 at burst 4 for 10768 packets,
+# where P(X > 166) is 1 %, twice what a 99 % interval leaves above it)
+for n, loss, burst in ((10000, 0.01, 4), (3000, 0.03, 3), (2000, 0.05, 1.5)):
+    pm = ge_forward(n, loss, burst)
+    lo, hi = fidelity.ge_interval(n, loss, burst)
+    below, below1 = sum(pm[:lo]), sum(pm[:lo + 1])
+    above, above1 = sum(pm[hi + 1:]), sum(pm[hi:])
+    ok(below <= 0.005 < below1 and above <= 0.005 < above1,
+       "Gilbert(%d, %g %%, burst %g): 99 %% interval %d..%d at the exact 0.5 %% quantiles (%.4f, %.4f)"
+       % (n, 100 * loss, burst, lo, hi, below, above))
+pm = ge_forward(500, 0.1, 2)
+lp = fidelity.ge_log_pmf(500, 0.1, 2)
+ok(max(abs(math.exp(lp.get(k, -1e300)) - pm[k]) for k in range(501)) < 1e-12,
+   "Gilbert pmf: the bursts' closed form equals the forward pass at every count (500 packets, 10 %, burst 2)")
+ok(fidelity.ge_interval(10000, 0.01, 3) == (50, 163),
+   "Gilbert, 1 %%, mean burst 3, 10000 packets: 50..163 (%s; binomial: %s)"
    % (fidelity.ge_interval(10000, 0.01, 3), fidelity.binom_interval(10000, 0.01)))
+try:
+    fidelity.ge_interval(1000, 0.6, 1)
+    ok(False, "a burst of 1 cannot give 60 % loss: refused")
+except fidelity.BadInput as e:
+    ok("cannot give" in str(e), "a burst of 1 cannot give 60 %% loss: refused (%s)" % e)
 
 
 def snap(c2s, s2c=(0, 0, 0, 0), ticks=0, t=0.0, gro=0):
@@ -65,6 +99,12 @@ lo, hi = fidelity.binom_interval(10000, 0.01)
 res, _ = judge(base, snap((10100, 10000 - hi + 100, hi, 0), (10050, 9950, 100, 0), 1050, 101.0), loss_pct=1)
 res2, _ = judge(base, snap((10100, 10000 - hi + 99, hi + 1, 0), (10050, 9950, 100, 0), 1050, 101.0), loss_pct=1)
 ok(res[1][0] is True and res2[1][0] is False, "%d drops pass, %d fail (the interval's upper end)" % (hi, hi + 1))
+# a run of 10 loss checks judges each at 99.9 %: hi + 1 passes there, the 99.9 % end + 1 fails
+lo3, hi3 = fidelity.binom_interval(10000, 0.01, 0.999)
+res, _ = judge(base, snap((10100, 10000 - hi + 99, hi + 1, 0), (10050, 9950, 100, 0), 1050, 101.0), loss_pct=1, family=10)
+res2, _ = judge(base, snap((10100, 10000 - hi3 + 99, hi3 + 1, 0), (10050, 9950, 100, 0), 1050, 101.0), loss_pct=1, family=10)
+ok(hi3 > hi and res[1][0] is True and res2[1][0] is False and "99.9 % (1 - 1 %/10" in res[1][1],
+   "family of 10: %d drops pass, %d fail (%s)" % (hi + 1, hi3 + 1, res[1][1]))
 # queue (tbf) drops are counted by netem too: not loss
 res, rec = judge(base, snap((10100, 9950, 150, 50), (10050, 9950, 100, 0), 1050, 101.0), loss_pct=1)
 ok(res[1][0] is True and "loss_drops=100 queue_drops=50" in rec[0], "netem's 150 drops less the queue's 50: 100 losses, passes")
@@ -110,7 +150,8 @@ r = subprocess.run([sys.executable, prog, a, b, "--loss", "1"], capture_output=T
 ok(r.returncode == 2 and "went down" in r.stderr, "snapshots swapped (counters went down): exit 2 (%s)" % r.stderr.strip())
 r = subprocess.run([sys.executable, prog, b, f("c", "c2s in_pkts=1\n"), "--loss", "1"], capture_output=True, text=True)
 ok(r.returncode == 2 and "fidelity.py:" in r.stderr, "truncated counters: exit 2 (%s)" % r.stderr.strip())
-for args in (["--loss", "100"], ["--loss", "x"], ["--ge-burst", "0.5"], ["--bogus"]):
+for args in (["--loss", "100"], ["--loss", "x"], ["--ge-burst", "0.5"], ["--bogus"], ["--family", "0"],
+             ["--family", "2.5"], ["--loss", "60", "--ge-burst", "1"]):
     r = subprocess.run([sys.executable, prog, b, a] + args, capture_output=True, text=True)
     ok(r.returncode == 2 and "fidelity.py:" in r.stderr, "%s: exit 2 (%s)" % (" ".join(args), r.stderr.strip()))
 shutil.rmtree(tmp)
