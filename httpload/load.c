@@ -338,6 +338,19 @@ load_drain(struct load_run *r)
 	load_check_done(r);
 }
 
+/* --ssl: a connection's handshakes into the run's counters, as it goes */
+static void
+load_tls_count(struct load_stats *st, const struct sess_tls_stats *t)
+{
+	if (t == NULL)
+		return;
+	st->tls_handshakes += t->handshakes;
+	st->tls_resumed += t->resumed;
+	st->tls_hs_sum += (double)t->hs_us_sum / 1e6;
+	if ((double)t->hs_us_max / 1e6 > st->tls_hs_max)
+		st->tls_hs_max = (double)t->hs_us_max / 1e6;
+}
+
 static void
 load_conn_free(struct load_conn *lc)
 {
@@ -355,6 +368,7 @@ load_conn_free(struct load_conn *lc)
 	if (lc->completed > 0)
 		report_lifetime(r->st, (double)((r->stopping ? r->t_end : ev_clock_us()) -
 		    sess_t_start(lc->s)) / 1e6);
+	load_tls_count(r->st, sess_tls(lc->s));
 	sess_free(lc->s);
 	free(lc);
 }

@@ -271,6 +271,10 @@ struct load_stats {
 	 * connections, requests, replies); 0 clients: one run's own report */
 	uint64_t clients;
 	double client_rates[3];
+	/* --ssl: the TLS handshakes of every connection's streams (sess_tls.c), each from its
+	 * ClientHello to its end, and how many of them resumed a ticket */
+	uint64_t tls_handshakes, tls_resumed;
+	double tls_hs_sum, tls_hs_max; /* s */
 };
 
 int report_stats_init(struct load_stats *st);

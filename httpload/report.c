@@ -104,6 +104,11 @@ report_stats_merge(struct load_stats *d, const struct load_stats *s)
 		d->sess_rate_max = s->sess_rate_max;
 	for (i = 0; i <= LOAD_SESS_LEN_MAX; i++)
 		d->sess_len[i] += s->sess_len[i];
+	d->tls_handshakes += s->tls_handshakes;
+	d->tls_resumed += s->tls_resumed;
+	d->tls_hs_sum += s->tls_hs_sum;
+	if (s->tls_hs_max > d->tls_hs_max)
+		d->tls_hs_max = s->tls_hs_max;
 }
 
 uint64_t
@@ -173,6 +178,10 @@ report_httperf(FILE *f, const struct load_stats *st, int verify)
 	    1e3 * life_med, 1e3 * life_sd);
 	fprintf(f, "Connection time [ms]: connect %.1f\n",
 	    st->conns_connected ? 1e3 * st->connect_sum / (double)st->conns_connected : 0.0);
+	if (st->tls_handshakes > 0)
+		fprintf(f, "TLS handshakes: %llu (%llu resumed), mean %.1f ms, longest %.1f ms\n",
+		    (unsigned long long)st->tls_handshakes, (unsigned long long)st->tls_resumed,
+		    1e3 * st->tls_hs_sum / (double)st->tls_handshakes, 1e3 * st->tls_hs_max);
 	fprintf(f, "Connection length [replies/conn]: %.3f\n",
 	    st->lifetimes > 0 ? (double)replies / (double)st->lifetimes : 0.0);
 	fputc('\n', f);
@@ -305,6 +314,11 @@ report_json(FILE *f, const struct load_stats *st)
 		fprintf(f, ",\"p%g\":%.3f", report_q[i] * 100, (double)hist_quantile(h, report_q[i]) / 1e3);
 	fprintf(f, ",\"max\":%.3f,\"stddev\":%.3f},\"cpu_s\":{\"user\":%.3f,\"system\":%.3f}",
 	    (double)h->max / 1e3, hist_stddev(h) / 1e3, st->user, st->sys);
+	if (st->tls_handshakes > 0)
+		fprintf(f, ",\"tls\":{\"handshakes\":%llu,\"resumed\":%llu,\"handshake_mean_ms\":%.3f,"
+		    "\"handshake_max_ms\":%.3f}", (unsigned long long)st->tls_handshakes,
+		    (unsigned long long)st->tls_resumed, 1e3 * st->tls_hs_sum / (double)st->tls_handshakes,
+		    1e3 * st->tls_hs_max);
 	if (st->clients > 0)
 		fprintf(f, ",\"clients\":%llu,\"clients_rate_sum\":{\"conn_rate\":%.3f,"
 		    "\"request_rate\":%.3f,\"reply_rate\":%.3f}", (unsigned long long)st->clients,

@@ -45,6 +45,8 @@ static const struct raw_field raw_fields[] = {
 	RAW_U("raw.lat.n", lat.n), RAW_U("raw.lat.min", lat.min), RAW_U("raw.lat.max", lat.max),
 	RAW_D("raw.lat.sum", lat.sum), RAW_D("raw.lat.sum2", lat.sum2),
 	RAW_U("raw.clients", clients),
+	RAW_U("raw.tls.handshakes", tls_handshakes), RAW_U("raw.tls.resumed", tls_resumed),
+	RAW_D("raw.tls.hs_sum", tls_hs_sum), RAW_D("raw.tls.hs_max", tls_hs_max),
 };
 
 /* [[index, count], ...] of the non-empty bins of V32 (or V64) */
@@ -127,8 +129,13 @@ report_raw_print(FILE *f, const struct load_stats *st)
 	fputs(",\"hist\":", f);
 	hist_print_buckets(f, &st->lat);
 	raw_u(f, "},", "clients", st->clients);
-	fprintf(f, ",\"client_rates\":[%.17g,%.17g,%.17g]}", st->client_rates[0],
+	fprintf(f, ",\"client_rates\":[%.17g,%.17g,%.17g]", st->client_rates[0],
 	    st->client_rates[1], st->client_rates[2]);
+	raw_u(f, ",\"tls\":{", "handshakes", st->tls_handshakes);
+	raw_u(f, ",", "resumed", st->tls_resumed);
+	raw_d(f, ",", "hs_sum", st->tls_hs_sum);
+	raw_d(f, ",", "hs_max", st->tls_hs_max);
+	fputs("}}", f);
 }
 
 /* Reading back: one report into ST (fresh from report_stats_init). */

@@ -109,6 +109,19 @@ rc=$?
     grep -q '^Errors: total 0 ' "$tmp/hl.out"
 ok $? "httpload --ssl over usrsctp-nt: 3 associations of 4 streams, 12 replies of 1 MiB, no error (exit $rc)" ||
     grep '^Reply\|^Errors\|httpload:' "$tmp/hl.out" | sed 's/^/# /'
+# the handshakes counted apart: a TLS connection per stream, each association's streams 2..4
+# resumed from its first stream's ticket
+grep -q '^TLS handshakes: 12 (9 resumed), mean [0-9.]* ms, longest [0-9.]* ms$' "$tmp/hl.out"
+ok $? "httpload --ssl reports its handshakes apart: 12, 9 of them resumed ($(grep '^TLS' "$tmp/hl.out"))"
+# and in --json, and through httpload merge (two clients' reports: 24 handshakes, 18 resumed)
+timeout 60 "$HL" --ssl $ca --server localhost --port $sport --uri /u4 --num-conns 3 \
+    --num-calls 4 --streams 4 --proto usrsctp-nt --udp-port $cu --udp-remote-port $su --json \
+    >"$tmp/hl.json" 2>"$tmp/hl.jerr"
+"$HL" merge "$tmp/hl.json" "$tmp/hl.json" >"$tmp/hlm.out" 2>&1
+grep -q '"tls":{"handshakes":12,"resumed":9,"handshake_mean_ms":[0-9.]*,"handshake_max_ms":[0-9.]*}' "$tmp/hl.json" &&
+    grep -q '^TLS handshakes: 24 (18 resumed), mean [0-9.]* ms, longest [0-9.]* ms$' "$tmp/hlm.out"
+ok $? "httpload --ssl --json: the handshakes in its \"tls\" object; merged twice: 24, 18 resumed" ||
+    { head -c 300 "$tmp/hl.json"; grep '^TLS\|merge' "$tmp/hlm.out"; } | sed 's/^/# /'
 
 printf 'GET /first.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' |
     timeout 20 openssl s_client -quiet -connect 127.0.0.1:$tport -CAfile "$pki/ca.pem" \
