@@ -34,7 +34,7 @@ L=$EXP_ROOT/test/experiments/06-multiplexing/labv2.sh
 if [ "${EXP_REANALYSE:-0}" = 1 ]; then
 	exec bash "$L" --reanalyse "$EXP_OUT"
 fi
-ROWS="h2c h2cbbr h3 usrsctpnt100 usrsctp100 usrsctpnt100tuned usrsctp100tuned"
+ROWS="h2c h2cbbr h2tls h3 usrsctpnt100 usrsctp100 usrsctpnt100tuned usrsctp100tuned usrsctpnt100tls"
 if [ "$QUICK" = 1 ]; then
 	CELLS="10mbit:10:1 10mbit:50:1:ge=4"
 	REPS=1

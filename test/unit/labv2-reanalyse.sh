@@ -76,4 +76,29 @@ ok $? "a folder without fidelity.txt: refused, named (exit $rc)"
 "$L" --reanalyse "$tmp/nothing" >"$tmp/d.out" 2>&1
 [ $? = 1 ] && grep -q 'no samples.csv' "$tmp/d.out"
 ok $? "a folder that does not exist: refused, named"
+
+# the encrypted rows: each against its clear twin, with its handshakes (samples.csv's tls_*
+# columns, which a run before them lacks: the run above)
+e=$tmp/enc
+mkdir -p "$e/raw"
+{
+	echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp,loss_model,queue,tls_handshakes,tls_resumed,tls_hs_mean_ms,connect_ms"
+	for rep in 1 2 3 4 5; do
+		echo "10,50,1,page,usrsctpnt100,$rep,100,100,sctp,4.$((10 + rep)),4.9,900,1900,2100,2600,httpload,2500000,0.16,0.09,sctp-standard,50,0,50,-,random,1bdp,-,-,-,-"
+		echo "10,50,1,page,usrsctpnt100tls,$rep,100,100,sctp+tls,4.$((40 + rep)),4.9,900,1900,2100,2600,httpload,2600000,0.36,0.29,sctp-standard,50,0,50,-,random,1bdp,100,99,2${rep}0.0,10$rep.5"
+		echo "10,50,1,page,h2c,$rep,100,100,h2c,3.$((20 + rep)),3.9,1000,2000,2500,2700,h2load,2400000,0.06,0.01,cubic,40,0,40,3,random,1bdp,-,-,-,-"
+		echo "10,50,1,page,h2tls,$rep,100,100,h2,3.$((30 + rep)),3.9,1000,2000,2500,2700,h2load,2410000,0.07,0.02,cubic,40,0,40,3,random,1bdp,1,0,-,20$rep.0"
+	done
+} >"$e/samples.csv"
+printf 'row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct\n' >"$e/unshaped.csv"
+for r in usrsctpnt100 usrsctpnt100tls h2c h2tls; do echo "$r,50,2227753,0.5,35.6,6" >>"$e/unshaped.csv"; done
+cp "$d/page.sizes" "$e/" && echo "ok - 10mbit:50:1: c2s loss: 60 of 6000 packets (1.000 %)" >"$e/fidelity.txt" && echo "10mbit:50:1 link-bound" >"$e/bound.txt"
+printf 'experiment 06 on lab v2\ngit: x\ncells: 10mbit:50:1 (rate:one-way delay ms:loss %% each way, random), rows: usrsctpnt100 usrsctpnt100tls h2c h2tls, 5 run(s) a cell, interleaved\nrun time: 99 s\nmode: full\n' >"$e/params.txt"
+"$L" --reanalyse "$e" >"$tmp/e.out" 2>&1
+grep -qF 'Encryption per page (medians of each cell'"'"'s runs, the TLS row against its clear twin): 10 Mbit/s 50 ms 1 %, usrsctpnt100tls: 4.430 s against 4.130 s in clear (+0.300 s; 100 handshakes (99 resumed), mean 230.0 ms, inside the page; association set-up 103.5 ms); 10 Mbit/s 50 ms 1 %, h2tls: 3.330 s against 3.230 s in clear (+0.100 s; one handshake before the first request, TCP and TLS 203.0 ms).' "$e/report.md"
+ok $? "report.md: each TLS row against its clear twin, its handshakes (medians of 5 runs)" ||
+	{ sed 's/^/# /' "$tmp/e.out" | tail -5; grep '^Encryption' "$e/report.md" | sed 's/^/# /'; }
+grep -q '^- 10 Mbit/s, 50 ms, 1 % loss, page: .*usrsctp-nt, 100 streams, TLS 1.3 a stream loses to usrsctp-nt, 100 streams (4.430 s, 4.130 s' "$e/report.md" &&
+	grep -q 'usrsctp-nt, 100 streams, TLS 1.3 a stream loses to HTTP/2 over TLS (nginx) (4.430 s, 3.330 s' "$e/report.md"
+ok $? "report.md: the TLS row judged against its clear twin and against h2 over TLS, by their intervals"
 done_testing

@@ -65,7 +65,7 @@ for c in $CELLS; do
 		{ echo "labv2.sh: bad cell '$c' (RATE:DELAY_MS:LOSS_PCT[:ge=N][:q=Nbdp])" >&2; exit 2; }
 done
 for r in $ROWS; do
-	case $r in tcp1 | tcppipe | h2c | h2cbbr | h3 | usrsctp100 | usrsctpnt100 | usrsctp100tuned | usrsctpnt100tuned) ;;
+	case $r in tcp1 | tcppipe | h2c | h2cbbr | h2tls | h3 | usrsctp100 | usrsctpnt100 | usrsctp100tuned | usrsctpnt100tuned | usrsctpnt100tls) ;;
 	*) echo "labv2.sh: unknown row '$r'" >&2; exit 2 ;; esac
 done
 # analyse: results.csv and report.md from the run's files alone (samples.csv, unshaped.csv,
@@ -146,6 +146,37 @@ if said:
     print()
     print("Tuned against untuned SCTP (medians of the time to fetch the page and of the server's "
           "T3-rtx timeouts): " + "; ".join(said) + ".")
+# encryption per page: each TLS row against its clear twin, cell by cell (medians), and the
+# handshakes it made (samples.csv's tls_* and connect_ms; older runs have none)
+rows = list(csv.DictReader(open(sys.argv[1])))
+def tmed(k, col):
+    v = [float(r[col]) for r in rows if r.get(col) not in (None, "", "-") and cellrow(r) == k]
+    return statistics.median(v) if v else None
+def cellrow(r):
+    m = r.get("loss_model") or "random"
+    q = r.get("queue") or ""
+    return "%s Mbit/s %s ms %s %%%s%s | %s" % (r["link_mbit"], r["one_way_delay_ms"], r["loss_pct"],
+                                             "" if m == "random" else " " + m,
+                                             " q " + q if q not in ("", "1bdp") else "", r["row"])
+enc = []
+for k in order:
+    cell, row = k.split(" | ")
+    twin = {"usrsctpnt100tls": "usrsctpnt100", "h2tls": "h2c"}.get(row)
+    if not twin or cell + " | " + twin not in got:
+        continue
+    a, b = tmed(k, "time_s"), tmed(cell + " | " + twin, "time_s")
+    h, res, hs, con = (tmed(k, c) for c in ("tls_handshakes", "tls_resumed", "tls_hs_mean_ms", "connect_ms"))
+    if row == "h2tls":
+        how = "one handshake before the first request, TCP and TLS %s ms" % ("%.1f" % con if con is not None else "-")
+    else:
+        how = "%s handshakes (%s resumed), mean %s ms, inside the page; association set-up %s ms" % (
+            "%g" % h if h is not None else "-", "%g" % res if res is not None else "-",
+            "%.1f" % hs if hs is not None else "-", "%.1f" % con if con is not None else "-")
+    enc.append("%s, %s: %.3f s against %.3f s in clear (%+.3f s; %s)" % (cell, row, a, b, a - b, how))
+if enc:
+    print()
+    print("Encryption per page (medians of each cell's runs, the TLS row against its clear twin): "
+          + "; ".join(enc) + ".")
 PYEOF
 		echo
 		echo "Bound: $(tr '\n' ';' <"$OUT/bound.txt" 2>/dev/null || echo "not recorded")"
@@ -254,13 +285,17 @@ check $? "router up (lab v2: TCG VM bridging the client and server namespaces)" 
 C=$ROUTER_NS_C S=$ROUTER_NS_S IP=$ROUTER_IP_S
 PORT=8080 PORTNT=8082 H2C=8443 H3=4433 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
 PORTT=8084 PORTNTT=8086 U_ST=9895 U_CT=9894 U_SNTT=9893 U_CNTT=9892
+H2S=8444 PORTNTS=8088 U_SNTS=9891 U_CNTS=9890
 TUNE=(--rto-min 200 --sctp-init-cwnd 10 --sctp-sack-delay 40)
+# one certificate for every encrypted row (h2 over TLS, HTTP/3, TLS over usrsctp-nt), for the
+# server's address: the clients that verify (httpload --ssl) check it against the CA, itself
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=b \
-	-keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "not ok - openssl could not make a certificate"; exit 1; }
+	-addext "subjectAltName=IP:$IP" -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "not ok - openssl could not make a certificate"; exit 1; }
 
 nginx_conf "$work/ng" "default_type application/octet-stream;" "sendfile on;" \
 	"keepalive_requests 10000;" "http2_max_concurrent_streams 128;" \
-	"server { listen $IP:$H2C http2; root $work/www; }"
+	"server { listen $IP:$H2C http2; root $work/www; }" \
+	"server { listen $IP:$H2S ssl http2; root $work/www; ssl_protocols TLSv1.3; ssl_certificate $work/cert.pem; ssl_certificate_key $work/key.pem; }"
 bg() { # bg LOG NS CMD...: in the background (stdout and stderr to $work/LOG), killed at the end
 	local log=$work/$1
 	shift
@@ -284,6 +319,12 @@ case " $ROWS " in *" usrsctpnt100tuned "*)
 		--sctp-streams 100 --idle-timeout 60 "${TUNE[@]}"
 	pid_ntt=${pids[-1]} ;;
 esac
+pid_nts=
+case " $ROWS " in *" usrsctpnt100tls "*)
+	bg httpd-nts.log "$S" "$HTTPD" -d "$work/www" -p 0 -h "$IP" -L "usrsctp-nt:$IP:$PORTNTS" --udp-port $U_SNTS \
+		--sctp-streams 100 --idle-timeout 60 --tls-cert "$work/cert.pem" --tls-key "$work/key.pem"
+	pid_nts=${pids[-1]} ;;
+esac
 bg nginx.log "$S" nginx -c "$work/ng/nginx.conf" -p "$work/ng"
 pid_nginx=${pids[-1]}
 mkdir -p "$work/qlog"
@@ -293,15 +334,16 @@ one=$(head -1 "$work/workload.page")
 up=1
 for _ in $(seq 100); do
 	ip netns exec "$C" "$HL" --server "$IP" --port $PORT --uri "$one" --timeout 5 >/dev/null 2>&1 &&
-		ip netns exec "$C" h2load -n 1 "http://$IP:$H2C$one" 2>&1 | grep -q '1 succeeded' && { up=0; break; }
+		ip netns exec "$C" h2load -n 1 "http://$IP:$H2C$one" 2>&1 | grep -q '1 succeeded' &&
+		ip netns exec "$C" h2load -n 1 "https://$IP:$H2S$one" 2>&1 | grep -q '1 succeeded' && { up=0; break; }
 	sleep 0.2
 done
 # the tuned servers: listening (their options taken)
-for l in ${pid_httpdt:+httpd-t.log} ${pid_ntt:+httpd-ntt.log}; do
+for l in ${pid_httpdt:+httpd-t.log} ${pid_ntt:+httpd-ntt.log} ${pid_nts:+httpd-nts.log}; do
 	for _ in $(seq 50); do grep -q 'listening on usrsctp' "$work/$l" && break; sleep 0.2; done
 	grep -q 'listening on usrsctp' "$work/$l" || up=1
 done
-check $up "sctphttpd (TCP, usrsctp, usrsctp-nt, tuned ones where asked) and nginx (h2c) answer in the server namespace"
+check $up "sctphttpd (TCP, usrsctp, usrsctp-nt, tuned and TLS ones where asked) and nginx (h2c, h2 over TLS) answer in the server namespace"
 [ $up = 0 ] || { cat "$work"/*.log | sed 's/^/# /'; exit 1; }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -319,6 +361,7 @@ recovery() {
 			END { printf "%d %d - -\n", l, p }'
 		return ;;
 	usrsctpnt*tuned) pid=$pid_ntt log=$work/httpd-ntt.log ;;
+	usrsctpnt*tls) pid=$pid_nts log=$work/httpd-nts.log ;;
 	usrsctp*tuned) pid=$pid_httpdt log=$work/httpd-t.log ;;
 	usrsctpnt*) pid=$pid_nt log=$work/httpd-nt.log ;;
 	usrsctp*) pid=$pid_httpd log=$work/httpd.log ;;
@@ -349,11 +392,12 @@ HZ=$(getconf CLK_TCK)
 # run CELL ROW REP: one fetch of the page; a samples.csv line on stdout. Time: first request's
 # start to last response's end, from the client's own per-request log.
 run() {
-	local cell=$1 row=$2 rep=$3 base spid ok=0 proto=none secs=0 c0 c1 t0 t1 cc=cubic src
+	local cell=$1 row=$2 rep=$3 base spid ok=0 proto=none secs=0 c0 c1 t0 t1 cc=cubic src tls="- - - -"
 	local rate delay loss
 	base=$OUT/raw/${cell//:/_}-page-$row-$rep
 	mapfile -t uris <"$work/workload.page"
-	case $row in h2c | h2cbbr) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*tuned) spid=$pid_ntt ;;
+	case $row in h2c | h2cbbr | h2tls) spid=$pid_nginx ;; h3) spid=$pid_h3 ;; usrsctpnt*tuned) spid=$pid_ntt ;;
+		usrsctpnt*tls) spid=$pid_nts ;;
 		usrsctp*tuned) spid=$pid_httpdt ;; usrsctpnt*) spid=$pid_nt ;; *) spid=$pid_httpd ;; esac
 	[ $row = h2cbbr ] && cc=bbr
 	"$R" cc "$RD" $cc >/dev/null || echo "# cannot set congestion control $cc" >&2
@@ -363,14 +407,19 @@ run() {
 	c0=$(cpu_ticks "$spid")
 	t0=$EPOCHREALTIME
 	case $row in
-	h2c | h2cbbr)
+	h2c | h2cbbr | h2tls)
 		src=h2load
 		rm -f "$base.h2log"
+		local url=http://$IP:$H2C want=h2c
+		[ $row = h2tls ] && url=https://$IP:$H2S want=h2
 		/usr/bin/time -f '%U %S' -o "$base.cpu" ip netns exec "$C" h2load -n "$n_req" -c 1 -m 100 \
-			--log-file="$base.h2log" "${uris[@]/#/http://$IP:$H2C}" >"$base.out" 2>&1
+			--log-file="$base.h2log" "${uris[@]/#/$url}" >"$base.out" 2>&1
 		proto=$(sed -n 's/^Application protocol: //p' "$base.out" | head -1)
 		ok=$(awk '/^requests:/ { for (i = 1; i < NF; i++) if ($(i+1) ~ /^succeeded/) print $i }' "$base.out")
-		[ "$proto" = h2c ] || ok=0
+		[ "$proto" = $want ] || ok=0
+		# h2 over TLS: its one handshake precedes the first request (h2load's "time for
+		# connect", TCP's and TLS's, its mean over the one connection): "1 0 - CONNECT_MS"
+		[ $row = h2tls ] && tls=$(awk -f "$HERE/h2connect.awk" "$base.out")
 		# start (us since the epoch), status, duration (us)
 		secs=$(awk -F'\t' '$2 >= 200 && $2 < 300 { s = $1; e = $1 + $3; if (!n++ || s < lo) lo = s; if (e > hi) hi = e }
 			END { printf "%.3f\n", n ? (hi - lo) / 1e6 : 0 }' "$base.h2log")
@@ -401,6 +450,8 @@ run() {
 		case $row in
 		usrsctpnt*tuned) args+=(--proto usrsctp-nt --port $PORTNTT --streams "$(tr -dc 0-9 <<<"$row")" --udp-port $U_CNTT
 			--udp-remote-port $U_SNTT --num-conns 1 --num-calls "$n_req" "${TUNE[@]}"); proto=sctp ;;
+		usrsctpnt*tls) args+=(--proto usrsctp-nt --port $PORTNTS --streams "$(tr -dc 0-9 <<<"$row")" --udp-port $U_CNTS
+			--udp-remote-port $U_SNTS --num-conns 1 --num-calls "$n_req" --ssl --cacert "$work/cert.pem"); proto=sctp+tls ;;
 		usrsctp*tuned) args+=(--proto usrsctp --port $PORTT --streams "$(tr -dc 0-9 <<<"$row")" --udp-port $U_CT
 			--udp-remote-port $U_ST --num-conns 1 --num-calls "$n_req" "${TUNE[@]}"); proto=sctp ;;
 		tcp1) args+=(--num-conns "$n_req" --num-calls 1); proto=http/1.1 ;;
@@ -415,6 +466,9 @@ run() {
 			function num(k,   m) { if (match($0, "\"" k "\":[0-9.]+")) { m = substr($0, RSTART, RLENGTH); sub(/.*:/, "", m); return m + 0 }
 				return -1 }
 			{ ok = num("2xx"); if (num("total") > 0) ok = 0 } END { print ok + 0 }' "$base.json")
+		# TLS over SCTP: a handshake per stream, each request waiting for its stream's (inside
+		# the page's time): "HANDSHAKES RESUMED MEAN_MS CONNECT_MS" (the association's set-up)
+		case $row in *tls) tls=$(awk -f "$HERE/hltls.awk" "$base.json") ;; esac
 		# start (us since the run's start), status, latency (us)
 		secs=$(awk -F'\t' '$2 >= 200 && $2 < 300 { s = $1; e = $1 + $3; if (!n++ || s < lo) lo = s; if (e > hi) hi = e }
 			END { printf "%.3f\n", n ? (hi - lo) / 1e6 : 0 }' "$base.hlog" 2>/dev/null)
@@ -436,17 +490,18 @@ run() {
 	[ -s "$base.cpu" ] && { mapfile -t ccpu <"$base.cpu"; ccpu=${ccpu[-1]}; }
 	awk -v rate="${rate%mbit}" -v delay="$delay" -v loss="$loss" -v row="$row" -v rep="$rep" -v n="$n_req" \
 	    -v ok="${ok:-0}" -v proto="${proto:-none}" -v secs="${secs:-0}" -v t0="$t0" -v t1="$t1" -v lat="$lat" \
-	    -v ccpu="$ccpu" -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$src" -v cc="$cc" -v bytes=$((b1 - b0)) -v k0="$k0" -v k1="$k1" -v model="$([ "$ge" = 0 ] && echo random || echo "ge$ge")" -v q="$q" 'BEGIN {
+	    -v ccpu="$ccpu" -v scpu=$((c1 - c0)) -v hz="$HZ" -v src="$src" -v cc="$cc" -v bytes=$((b1 - b0)) -v k0="$k0" -v k1="$k1" -v model="$([ "$ge" = 0 ] && echo random || echo "ge$ge")" -v q="$q" -v tls="$tls" 'BEGIN {
 		split(k0, x, " "); split(k1, y, " ")
 		split(lat, l, " "); split(ccpu, c, " ")
 		printf "%s,%s,%s,page,%s,%s,%d,%d,%s,%.3f,%.3f,%s,%s,%s,%s,%s,%d,%.2f,%.2f,%s", rate, delay, loss, row, rep,
 		    n, ok, proto, secs, t1 - t0, l[1], l[2], l[3], l[4], src, bytes, c[1] + c[2], scpu / hz, cc
 		for (i = 1; i <= 4; i++) printf ",%s", (x[i] == "-" || y[i] == "-" || x[i] == "" || y[i] == "") ? "-" : y[i] - x[i]
-		printf ",%s,%s\n", model, q }'
+		split(tls, t, " ")
+		printf ",%s,%s,%s,%s,%s,%s\n", model, q, t[1], t[2], t[3], t[4] }'
 }
 
 csv=$OUT/samples.csv
-echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp,loss_model,queue" >"$csv"
+echo "link_mbit,one_way_delay_ms,loss_pct,workload,row,rep,requests,ok,protocol,time_s,wall_s,lat_p50_ms,lat_p90_ms,lat_p95_ms,lat_p99_ms,lat_source,wire_bytes,client_cpu_s,server_cpu_s,cc,srv_retrans,srv_timeouts,srv_fast_retrans,srv_tlp,loss_model,queue,tls_handshakes,tls_resumed,tls_hs_mean_ms,connect_ms" >"$csv"
 unshaped=$OUT/unshaped.csv
 echo "row,one_way_delay_ms,content_bytes,time_s,mbit,cpu_pct" >"$unshaped"
 : >"$OUT/fidelity.txt"

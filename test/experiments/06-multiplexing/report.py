@@ -17,6 +17,7 @@ LABEL = {
     "tcp6": "HTTP/1.1, 6 conns.", "tcppipe": "HTTP/1.1 pipelined",
     "h2cbbr": "HTTP/2 h2c, bbr (nginx)", "usrsctpnt100": "usrsctp-nt, 100 streams",
     "usrsctpnt100tuned": "usrsctp-nt, 100 streams, tuned", "usrsctp100tuned": "usrsctp, 100 streams, tuned",
+    "usrsctpnt100tls": "usrsctp-nt, 100 streams, TLS 1.3 a stream",
 }
 # the SCTP row the others are judged against: kernel SCTP with 100 streams, or on lab v2 (no
 # kernel SCTP there yet) usrsctp-nt with 100 streams (main() sets it from the rows)
@@ -310,7 +311,9 @@ def main():
     # message (I-DATA and round-robin), userspace SCTP (as QUIC is userspace), HTTP/3 vs h2
     pairs = (("sctpintl", "sctp100"), ("usrsctp100", "sctp100"), ("h3", "h2tls"), ("sctp100", "tcppipe"),
              ("usrsctp100", "usrsctpnt100"), ("usrsctpnt100tuned", "usrsctpnt100"),
-             ("usrsctp100tuned", "usrsctp100"), ("h2cbbr", "h2c"), ("h3", "h2c"))
+             ("usrsctp100tuned", "usrsctp100"), ("h2cbbr", "h2c"), ("h3", "h2c"),
+             ("usrsctpnt100tls", "usrsctpnt100"), ("h2tls", "h2c"), ("usrsctpnt100tls", "h2tls"),
+             ("usrsctpnt100tls", "h3"))
     lines = []
     for k in keys:
         (l, d, loss, w, model, queue) = k
