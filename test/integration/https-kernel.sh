@@ -1,7 +1,8 @@
 #!/bin/bash
 # https-kernel.sh: https (issue 37) over kernel SCTP: sctphttpd --tls-cert/--tls-key on sctp and
 # sctp1m, httpget https:// with verification, the 100-object page on 100 streams (a TLS
-# connection per stream, streams 2..100 resumed), bodies byte for byte; no HTTP in clear in a
+# connection per stream, streams 2..100 resumed), bodies byte for byte; the same page by
+# httpload --ssl (bodies by a manifest, handshakes reported); no HTTP in clear in a
 # capture; openssl s_client and gnutls-cli over lksctp-tools' withsctp on one stream (RFC
 # 3436 lets a generic TLS client use stream 0). Natively where the kernel has SCTP, else in the
 # VM (test/vm/run): "--inner" is the part run there.
@@ -54,6 +55,32 @@ for t in "sctp $b" "sctp1m $((b + 1))"; do
 	ok $? "$1: the 100-object page on 100 streams over https, verified, every body byte for byte ($bad differ), streams 2..100 resumed (exit $rc)" ||
 	    tail -n 3 "$tmp/$1.err" | sed 's/^/# /'
 	diag "$1: $(grep -o '"tls_handshakes.*"tls_handshake_max_s": [0-9.]*' "$tmp/$1.err")"
+done
+
+# httpload --ssl, the load generator: the same page (u0..u99 in the order of a --wlog) on one
+# association of 100 streams, with certificate verification, every body checked against a
+# manifest (size and CRC-32), its handshakes reported apart
+python3 - "$doc" >"$tmp/manifest" <<'PY'
+import os, sys, zlib
+for n in sorted(os.listdir(sys.argv[1])):
+    d = open(os.path.join(sys.argv[1], n), "rb").read()
+    print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
+PY
+for i in $(seq 0 99); do printf '/u%d\0' "$i"; done >"$tmp/wlog"
+HL=${HTTPLOAD:-$top_builddir/httpload/httpload}
+for t in "sctp $b" "sctp1m $((b + 1))"; do
+	set -- $t
+	timeout 120 "$HL" --ssl --cacert "$pki/ca.pem" --server 127.0.0.1 --port $2 --proto $1 \
+	    --streams 100 --num-conns 1 --num-calls 100 --wlog "n,$tmp/wlog" --timeout 60 \
+	    --verify-manifest "$tmp/manifest" >"$tmp/hl.$1" 2>"$tmp/hl.$1.err"
+	rc=$?
+	[ $rc = 0 ] && grep -q '^Total: connections 1 requests 100 replies 100 ' "$tmp/hl.$1" &&
+	    grep -q '^Reply status: 1xx=0 2xx=100 3xx=0 4xx=0 5xx=0' "$tmp/hl.$1" &&
+	    grep -q 'corrupt 0$' "$tmp/hl.$1" && grep -q '^Errors: total 0 ' "$tmp/hl.$1" &&
+	    grep -q '^TLS handshakes: 100 (99 resumed), ' "$tmp/hl.$1"
+	ok $? "$1: httpload --ssl fetches the 100-object page on 100 streams, verified, every body by the manifest, 100 handshakes (99 resumed) (exit $rc)" ||
+	    grep -h '^Total\|^Reply status\|^Errors\|^TLS\|httpload' "$tmp/hl.$1" "$tmp/hl.$1.err" | sed 's/^/# /'
+	diag "$1: $(grep '^TLS' "$tmp/hl.$1")"
 done
 
 timeout 20 "$G" -s --proto sctp --cacert "$pki/otherca.pem" "https://127.0.0.1:$b/first.txt" \

@@ -142,6 +142,129 @@ def why(p, keys, get, un):
         p()
 
 
+VERB = {"wins": "won against", "ties": "tied with", "loses": "lost to"}
+
+
+def most_words(v, other):
+    """"won against OTHER in most cells" (or tied, lost), or why there is no verdict"""
+    m = most(v)
+    return "%s %s in most cells" % (VERB[m], other) if m else (
+        "could not be judged against %s (fewer than %d runs a cell)" % (other, stats.MIN_RUNS))
+
+
+def counts(vs):
+    """"W wins, T ties, L losses" of a list of verdicts (not judged left out, said)"""
+    c = {k: sum(1 for v in vs if v.split()[0] == k) for k in ("wins", "ties", "loses", "not")}
+    return "%d %s, %d %s, %d %s%s" % (c["wins"], "win" if c["wins"] == 1 else "wins", c["ties"],
+                                       "tie" if c["ties"] == 1 else "ties", c["loses"],
+                                       "loss" if c["loses"] == 1 else "losses",
+                                       ", %d not judged" % c["not"] if c["not"] else "")
+
+
+def why_v2(p, keys, get):
+    """lab v2's reasons, from its own counters (results.csv's medians of the server's loss
+    recovery and of the handshakes): every sentence chosen by what the runs measured."""
+    def f(k, row, col):
+        r = get.get(k + (row,))
+        x = r.get(col, "-") if r else "-"
+        try:
+            return float(x)
+        except (TypeError, ValueError):
+            return None
+
+    def vs(a, b, ks):
+        return [verdict(get[k + (a,)], get[k + (b,)]) for k in ks if k + (a,) in get and k + (b,) in get]
+
+    def total(row, col, ks):
+        v = [f(k, row, col) for k in ks]
+        v = [x for x in v if x is not None]
+        return ("%g" % sum(v)) if v else None
+    clean = [k for k in keys if k[2] == 0]
+    lossy = [k for k in keys if k[2] > 0]
+    out = []
+    v = vs(REF, "h2c", clean)
+    if v:
+        out.append("Without loss %s %s (%s of %d): one handshake each, then "
+                   "every request in flight at once over one congestion window." % (
+                       LABEL[REF], most_words(v, "h2c"), counts(v), len(v)))
+    v = vs(REF, "h2c", lossy)
+    if v:
+        t3, rto, tlp = total(REF, "srv_timeouts", lossy), total("h2c", "srv_timeouts", lossy), total("h2c", "srv_tlp", lossy)
+        fr, ffr = total(REF, "srv_fast_retrans", lossy), total("h2c", "srv_fast_retrans", lossy)
+        s = ("Under loss %s %s (%s of %d). The server's loss recovery, medians "
+             "a page summed over the %d lossy cells: SCTP %s T3-rtx timeouts and %s fast "
+             "retransmits; TCP (h2c) %s retransmission timeouts, %s fast retransmits and %s "
+             "tail-loss probes." % (LABEL[REF], most_words(v, "h2c"), counts(v),
+                                    len(v), len(lossy), t3 or "-", fr or "-", rto or "-", ffr or "-", tlp or "-"))
+        tuned = REF + "tuned"
+        vt = vs(tuned, REF, lossy)
+        if vt:
+            s += (" The tuned SCTP row (RTO min 200 ms, initial window 10, delayed SACK 40 ms) "
+                  "%s under loss (%s), with %s T3-rtx timeouts against "
+                  "%s" % (most_words(vt, "the untuned one"), counts(vt),
+                          total(tuned, "srv_timeouts", lossy) or "-", t3 or "-"))
+            s += {"wins": ": SCTP's 1 s minimum RTO accounts for part of its time under loss.",
+                  "": "."}.get(most(vt), ": the RTO minimum and the initial window do not explain SCTP's time here.")
+        vh = vs(tuned, "h2c", lossy)
+        if vh:
+            s += " Tuned SCTP against h2c under loss: %s of %d." % (counts(vh), len(vh))
+        out.append(s)
+    v = vs("h3", "h2c", lossy)
+    if v:
+        out.append("HTTP/3 (ngtcp2, cubic) against h2c under loss: %s of %d, with %s packets "
+                   "declared lost and %s PTOs (medians a page, summed)." % (
+                       counts(v), len(v), total("h3", "srv_retrans", lossy) or "-",
+                       total("h3", "srv_timeouts", lossy) or "-"))
+    v = vs(REF + "tls", "h2tls", keys)
+    if v:
+        def mid(col):
+            x = sorted(y for y in (f(k, REF + "tls", col) for k in keys) if y is not None)
+            return "%g" % x[len(x) // 2] if x else "-"
+        out.append("Encrypted against encrypted, SCTP with TLS a stream against h2 over TLS: "
+                   "%s of %d cells; SCTP's %s handshakes a page took %s ms each (the middle "
+                   "cell's median), within the page's time, where h2's one handshake comes "
+                   "before its first request." % (counts(v), len(v), mid("tls_handshakes"), mid("tls_hs_mean_ms")))
+    v = vs("usrsctp100", "usrsctpnt100", keys)
+    if v:
+        out.append("usrsctp in its own threads against usrsctp-nt (the stack in the program's "
+                   "loop): %s of %d." % (counts(v), len(v)))
+    if out:
+        p("Why, as far as these runs show it: " + " ".join(out))
+        p()
+
+
+def published(p, keys, get):
+    """How these findings sit beside published ones: their claims cited, ours counted."""
+    def vs(a, b, ks):
+        return [verdict(get[k + (a,)], get[k + (b,)]) for k in ks if k + (a,) in get and k + (b,) in get]
+    lossy = [k for k in keys if k[2] > 0]
+    a, b = vs(REF, "h2c", lossy), vs("h3", "h2c", lossy)
+    if not a and not b:
+        return
+    out = []
+    if a:
+        out.append("Natarajan, Amer and Stewart (NSDR 2008) found HTTP/1.1 pipelined over SCTP "
+                   "streams fetched pages faster than over one TCP connection on emulated "
+                   "high-latency lossy paths, and later (with Baker, IPCCC 2009) that several TCP "
+                   "connections do not close that gap on low-bandwidth last hops. Here the "
+                   "baseline is stronger: HTTP/2 multiplexes every request on one TCP connection of "
+                   "a current Linux kernel (SACK, RACK, tail-loss probes, 200 ms RTO min); %s "
+                   "against it under loss: %s of %d cells, %s." % (
+                       LABEL[REF], counts(a), len(a),
+                       {"wins": "in line with their finding",
+                        "": "too few runs a cell to say whether their finding holds"}.get(
+                           most(a), "so their gain does not carry over to this baseline on this lab")))
+    if b:
+        out.append("For QUIC, Kakhki et al. (IMC 2017) saw Google's QUIC generally outperform "
+                   "TCP but suffer under reordering and with many small objects, and Yu and "
+                   "Benson (WWW 2021) found that QUIC's removal of head-of-line blocking changes "
+                   "page loads little, its results set mostly by the congestion control and its "
+                   "implementation. HTTP/3 against h2c under loss here: %s of %d cells, "
+                   "ngtcp2's example programs with cubic." % (counts(b), len(b)))
+    p("Beside published results: " + " ".join(out))
+    p()
+
+
 def intro_v2(p, where, quick, subset, secs, reps):
     """lab v2's setting, in place of the VM lab's"""
     p("Lab v2 (issue 38; test/lab/router.sh): the client and the server are network namespaces "
@@ -157,9 +280,14 @@ def intro_v2(p, where, quick, subset, secs, reps):
       "SCTP as one association of sctphttpd with 100 streams over usrsctp (UDP encapsulation, "
       "a userspace stack as QUIC is) in its own threads (usrsctp) or in the program's event "
       "loop (usrsctp-nt), RFC 4960's congestion control; *tuned*: RTO min 200 ms, initial "
-      "window 10 packets, delayed SACK 40 ms (TCP's figures). HTTP/1.1 with a connection per "
-      "request where the rows name it. Kernel SCTP is not on lab v2 yet (its rows need a "
-      "kernel with SCTP: `make experiments-06vm` measures them in the VM lab)." % (
+      "window 10 packets, delayed SACK 40 ms (TCP's figures). Encrypted rows where named: h2 "
+      "over TLS 1.3 (nginx, h2load; one handshake before the first request) and SCTP with TLS "
+      "1.3 on each stream (RFC 3436 as the draft maps it: sctphttpd `--tls-cert`, httpload "
+      "`--ssl` verifying the certificate; streams 2 to 100 resume the first stream's session "
+      "ticket, and each request waits for its stream's handshake, inside the page's time). "
+      "HTTP/1.1 with a connection per request where the rows name it. Kernel SCTP is not on lab "
+      "v2 yet (its rows need a kernel with SCTP: `make experiments-06vm` measures them in the VM "
+      "lab, every endpoint there)." % (
           where, "quick mode" if quick == "1" else ("a subset of the grid" if subset else "full grid"),
           secs, reps))
 
@@ -350,7 +478,11 @@ def main():
     if tails:
         p("Tail latency under loss (p99, %s against h2c): " % LABEL[REF] + "; ".join(tails) + ".")
         p()
-    why(p, keys, get, {u["row"]: u for u in un})
+    if lab == "v2":
+        why_v2(p, keys, get)
+        published(p, keys, get)
+    else:
+        why(p, keys, get, {u["row"]: u for u in un})
     if lab == "v2":
         p("**Unshaped rates** (the page over each cell's delay only, no rate limit, no loss; "
           "Mbit/s of objects, and client and server's CPU share together): " + "; ".join(

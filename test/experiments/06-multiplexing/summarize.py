@@ -4,7 +4,9 @@ cell, workload and row (results.csv): medians of the repetitions, the time's min
 bootstrap 95 % interval of its median (stats.py), and
 what bounds the row where its unshaped rate (unshaped.csv) is under 3x the link rate: the CPU
 (client and server together busy half a CPU or more: the emulated CPU under TCG) or else round
-trips."""
+trips. Then, where samples.csv has them (lab v2), the medians of each row's loss-recovery
+counters (the server's retransmissions, timeouts, fast retransmits, tail-loss probes) and of
+its handshakes (TLS handshakes a page, their mean, the connection's set-up), "-" where none."""
 import csv, os, statistics, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -29,7 +31,8 @@ def main():
             "ok_all", "protocol", "time_s", "time_min_s", "time_max_s", "time_ci_lo_s",
             "time_ci_hi_s", "lat_p50_ms", "lat_p90_ms",
             "lat_p95_ms", "lat_p99_ms", "lat_source", "wire_bytes", "client_cpu_s",
-            "server_cpu_s", "unshaped_mbit", "bound", "loss_model", "queue"]
+            "server_cpu_s", "unshaped_mbit", "bound", "loss_model", "queue", "srv_retrans",
+            "srv_timeouts", "srv_fast_retrans", "srv_tlp", "tls_handshakes", "tls_hs_mean_ms", "connect_ms"]
     with open(out, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
@@ -46,7 +49,8 @@ def main():
                         med(r["lat_p95_ms"] for r in rs), med(r["lat_p99_ms"] for r in rs),
                         rs[0]["lat_source"], "%d" % statistics.median(int(r["wire_bytes"]) for r in rs),
                         med(r["client_cpu_s"] for r in rs), med(r["server_cpu_s"] for r in rs),
-                        "%.1f" % u, bound, model, queue])
+                        "%.1f" % u, bound, model, queue] +
+                       [med(r.get(c, "-") for r in rs) for c in cols[-7:]])
 
 
 if __name__ == "__main__":
