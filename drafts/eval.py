@@ -141,8 +141,14 @@ def eval04(text):
 
 PAGE_ROWS = (('SCTP, 100 streams', 'SCTP, 100 streams'), ('HTTP/2 h2c (nginx)', 'HTTP/2 h2c'),
              ('HTTP/2 over TLS (nginx)', 'HTTP/2 over TLS'), ('HTTP/3 (ngtcp2)', 'HTTP/3'))
-# lab v2 (issue 38) has no kernel SCTP row yet: its SCTP column is usrsctp-nt with 100 streams
+# lab v2 (issue 38) has no kernel SCTP row yet: its SCTP column is usrsctp-nt with 100 streams,
+# and it adds its tuned and its TLS row where the run has them
 SCTP_V2 = 'usrsctp-nt, 100 streams'
+PAGE_ROWS_V2 = (('usrsctp-nt, 100 streams, tuned', 'SCTP, tuned'),
+                ('usrsctp-nt, 100 streams, TLS 1.3 a stream', 'SCTP over TLS'))
+# lab v2's words that the fragment quotes whole, each a line of the section that starts so
+QUOTED_V2 = ('Why, as far as these runs show it:', 'Encryption per page', 'Tuned against untuned SCTP',
+             'Beside published results:')
 
 
 
@@ -156,8 +162,11 @@ def eval06(text):
     if not m:
         raise Missing('the section does not say how many runs a cell')
     n = int(m.group(1))
-    head = '| cell | ' + ' | '.join(short for _, short in PAGE_ROWS) + ' |'
-    out = [head, '|---' * (len(PAGE_ROWS) + 1) + '|']
+    cols = PAGE_ROWS
+    if SCTP_V2 in body:
+        cols = PAGE_ROWS + tuple(c for c in PAGE_ROWS_V2 if '| %s |' % c[0] in body)
+    head = '| cell | ' + ' | '.join(short for _, short in cols) + ' |'
+    out = [head, '|---' * (len(cols) + 1) + '|']
     bound = total = 0
     ratios = []
     v2 = False
@@ -182,7 +191,7 @@ def eval06(text):
             except (ValueError, ZeroDivisionError):
                 ratios.append('no figure at %s' % cell)
         line = '| ' + cell + ' |'
-        for name, _ in PAGE_ROWS:
+        for name, _ in cols:
             c = byname.get(name)
             if c is None:
                 line += ' - |'
@@ -221,6 +230,11 @@ def eval06(text):
         % (' (usrsctp-nt, lab v2)' if v2 else '', ', '.join(ratios)) if ratios else 'No cell without loss has both SCTP and HTTP/2 in clear.',
         '',
     ]
+    if v2:
+        for prefix in QUOTED_V2:
+            q = re.search(r'^%s.*$' % re.escape(prefix), body, re.M)
+            if q:
+                lines += [q.group(0), '']
     return '\n'.join(lines)
 
 

@@ -25,7 +25,7 @@ ok $? "drafts/eval-04.md, eval-06.md and the manual's blocks (README.md, docs/*.
 page=$top_srcdir/docs/demo.md
 grep -q '^<!-- drafts/eval.py: eval-06.md -->$' "$page" &&
     sed -n '/^<!-- drafts\/eval.py: eval-06.md -->$/,/^<!-- drafts\/eval.py: end -->$/p' "$page" |
-    grep -q '^| cell | SCTP, 100 streams | HTTP/2 h2c | HTTP/2 over TLS | HTTP/3 |$'
+    grep -q '^| cell | SCTP, 100 streams | HTTP/2 h2c | HTTP/2 over TLS | HTTP/3 |'
 ok $? "docs/demo.md has the generated block of experiment 6 with its table"
 mkdir -p "$tmp/docs"
 cp "$page" "$tmp/docs/demo.md"
@@ -120,25 +120,29 @@ w = csv.writer(open(os.path.join(t, "samples.csv"), "w", newline=""))
 w.writerow(["link_mbit", "one_way_delay_ms", "loss_pct", "workload", "row", "rep", "requests", "ok",
             "protocol", "time_s", "lat_p50_ms", "lat_p90_ms", "lat_p95_ms", "lat_p99_ms", "lat_source",
             "wire_bytes", "client_cpu_s", "server_cpu_s", "loss_model", "queue"])
-for row, base in (("usrsctpnt100", 2.4), ("h2c", 1.6), ("h2cbbr", 1.7), ("h3", 2.0)):
+for row, base in (("usrsctpnt100", 2.4), ("h2c", 1.6), ("h2cbbr", 1.7), ("h3", 2.0),
+                  ("usrsctpnt100tuned", 2.3), ("usrsctpnt100tls", 2.9)):
     for i in range(10):
         w.writerow(["10", "10", "0", "page", row, i + 1, 100, 100, "x", "%.4f" % (base + 0.01 * i),
                     10, 20, 30, 40, "log", 2000000, 0.5, 0.5, "random", "1bdp"])
 w = csv.writer(open(os.path.join(t, "unshaped.csv"), "w", newline=""))
 w.writerow(["row", "one_way_delay_ms", "mbit", "cpu_pct"])
-for r in ("usrsctpnt100", "h2c", "h2cbbr", "h3"):
+for r in ("usrsctpnt100", "h2c", "h2cbbr", "h3", "usrsctpnt100tuned", "usrsctpnt100tls"):
     w.writerow([r, "10", "50.0", "20"])
 open(os.path.join(t, "page.sizes"), "w").write("".join("o%d %d\n" % (i, 1000 + i) for i in range(100)))
 PY
 python3 "$exp/summarize.py" "$tmp/v2/samples.csv" "$tmp/v2/unshaped.csv" "$tmp/v2/results.csv" &&
     python3 "$exp/report.py" "$tmp/v2/results.csv" "$tmp/v2/unshaped.csv" "$tmp/v2/page.sizes" \
-    06-multiplexing 0 10 60 "a test" "10mbit:10:0" "usrsctpnt100 h2c h2cbbr h3" "" abc123 v2 >"$tmp/v2/report.md" 2>"$tmp/v2.err" &&
+    06-multiplexing 0 10 60 "a test" "10mbit:10:0" "usrsctpnt100 h2c h2cbbr h3 usrsctpnt100tuned usrsctpnt100tls" "" abc123 v2 >"$tmp/v2/report.md" 2>"$tmp/v2.err" &&
     sed '/^## 06\./,$d' "$res" >"$tmp/v2/results.md" && cat "$tmp/v2/report.md" >>"$tmp/v2/results.md" &&
     python3 "$gen" --results "$tmp/v2/results.md" "$tmp/v2" 2>>"$tmp/v2.err" &&
     grep -q '^| 10 Mbit/s, 10 ms, 0 % loss | 2.445 ([0-9.-]*) \[2.400-2.490\] | 1.645 ' "$tmp/v2/eval-06.md" &&
     grep -q '^Without loss, SCTP with 100 streams (usrsctp-nt, lab v2) took 1.49x at 10 Mbit/s, 10 ms ' "$tmp/v2/eval-06.md" &&
+    grep -q '^| cell | SCTP, 100 streams | HTTP/2 h2c | HTTP/2 over TLS | HTTP/3 | SCTP, tuned | SCTP over TLS |$' "$tmp/v2/eval-06.md" &&
+    grep -q '^| 10 Mbit/s, 10 ms, 0 % loss | 2.445 ([0-9.-]*) \[2.400-2.490\] | 1.645 [^|]*| - | 2.045 [^|]*| 2.345 [^|]*| 2.945 ' "$tmp/v2/eval-06.md" &&
+    grep -qx 'Why, as far as these runs show it: Without loss usrsctp-nt, 100 streams lost to h2c in most cells (0 wins, 0 ties, 1 loss of 1): .*' "$tmp/v2/eval-06.md" &&
     grep -q '^- 10 Mbit/s, 10 ms, 0 % loss, page: SCTP loses to HTTP/2 h2c (nginx) (2.445 s against 1.645 s); loses to HTTP/2 h2c, bbr (nginx)' "$tmp/v2/report.md"
-ok $? "lab v2's report (usrsctp-nt 2.445 s, h2c 1.645 s, 10 runs): the generator takes it, 1.49x, verdicts against h2c and h2c with bbr" ||
+ok $? "lab v2's report (usrsctp-nt 2.445 s, h2c 1.645 s, tuned 2.345 s, TLS 2.945 s, 10 runs): the generator takes it, its tuned and TLS columns, 1.49x, its reasons quoted, verdicts against h2c and h2c with bbr" ||
     { sed 's/^/# /' "$tmp/v2.err"; grep -E '^\| 10|^Without|^- 10' "$tmp/v2/eval-06.md" "$tmp/v2/report.md" 2>/dev/null | sed 's/^/# /'; }
 
 sed '/^## 06\./,$d' "$res" >"$tmp/no06.md"
