@@ -2,8 +2,12 @@
 """test/lab/fidelity.py: lab v2's fidelity checks, from two snapshots of the router's counters
 (test/lab/router.sh stats, before and after a cell) and what the link was set to.
 
-  fidelity.py BEFORE AFTER [--loss PCT] [--ge-burst N] [--cpu-max FRACTION] [--label TEXT]
-              [--family M]
+  fidelity.py BEFORE AFTER [BEFORE AFTER ...] [--loss PCT] [--ge-burst N] [--cpu-max FRACTION]
+              [--label TEXT] [--family M] [--loss-only]
+
+Several pairs: their differences added up (one row's runs of a cell, each between two
+snapshots). --loss-only: the aggregation and loss checks alone (no NIC or CPU check: those are
+the cell's).
 
 Per direction (c2s: client to server, s2c: back):
   - aggregation: every wire packet the router received went through netem as one packet
@@ -202,10 +206,23 @@ def level_name(level):
     return ("%.4f" % (100 * level)).rstrip("0").rstrip(".") + " %"
 
 
-def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label="", family=1):
+def add(deltas):
+    """the sum of several delta() results (one row's runs): counters and CPU added up"""
+    out = {}
+    for d in deltas:
+        for k, rec in d.items():
+            o = out.setdefault(k, {})
+            for f, v in rec.items():
+                o[f] = v if f == "hz" else o.get(f, 0) + v
+    return out
+
+
+def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label="", family=1, more=(),
+          loss_only=False):
     """-> (list of (passed or None, text)), list of record lines). passed None: not judged.
-    family: the number of judged loss checks in the run; each is judged at 1 - 1 %/family."""
-    d = delta(before, after)
+    family: the number of judged loss checks in the run; each is judged at 1 - 1 %/family.
+    more: further (before, after) pairs, added to the first. loss_only: no NIC or CPU check."""
+    d = add([delta(before, after)] + [delta(b, a) for b, a in more])
     p = loss_pct / 100.0
     level = 1 - 0.01 / family
     lname = level_name(level) + ("" if family == 1 else " (1 - 1 %%/%d: the run's %d loss checks)" % (family, family))
@@ -251,6 +268,8 @@ def check(before, after, loss_pct=0.0, ge_burst=0.0, cpu_max=0.70, label="", fam
                           level_name(level)[:-2],
                           "ok" if agg_ok else "FAIL",
                           "n/a" if loss_ok is None else ("ok" if loss_ok else "FAIL")))
+    if loss_only:
+        return results, records
     for nic, gro in sorted(after.get("nics", {}).items()):
         results.append((gro == 0, "%sguest GRO off on the router's %s (gro_max_size %d)" % (pre, nic, gro)))
     cpu = d["cpu"]
@@ -269,9 +288,12 @@ def main(argv):
     opts = {"--loss": 0.0, "--ge-burst": 0.0, "--cpu-max": 0.70, "--family": 1.0}
     label = ""
     files = []
+    loss_only = False
     while args:
         a = args.pop(0)
-        if a in opts or a == "--label":
+        if a == "--loss-only":
+            loss_only = True
+        elif a in opts or a == "--label":
             if not args:
                 raise BadInput("%s needs a value" % a)
             v = args.pop(0)
@@ -289,8 +311,9 @@ def main(argv):
             raise BadInput("unknown option %s" % a)
         else:
             files.append(a)
-    if len(files) != 2:
-        raise BadInput("usage: fidelity.py BEFORE AFTER [--loss PCT] [--ge-burst N] [--cpu-max F] [--label T] [--family M]")
+    if len(files) < 2 or len(files) % 2:
+        raise BadInput("usage: fidelity.py BEFORE AFTER [BEFORE AFTER ...] [--loss PCT] [--ge-burst N] [--cpu-max F] "
+                       "[--label T] [--family M] [--loss-only]")
     snaps = []
     for f in files:
         try:
@@ -301,7 +324,7 @@ def main(argv):
         except BadInput as e:
             raise BadInput("%s: %s" % (f, e))
     results, records = check(snaps[0], snaps[1], opts["--loss"], opts["--ge-burst"], opts["--cpu-max"], label,
-                             int(opts["--family"]))
+                             int(opts["--family"]), list(zip(snaps[2::2], snaps[3::2])), loss_only)
     failed = 0
     for passed, text in results:
         if passed is None:

@@ -101,4 +101,52 @@ ok $? "report.md: each TLS row against its clear twin, its handshakes (medians o
 grep -q '^- 10 Mbit/s, 50 ms, 1 % loss, page: .*usrsctp-nt, 100 streams, TLS 1.3 a stream loses to usrsctp-nt, 100 streams (4.430 s, 4.130 s' "$e/report.md" &&
 	grep -q 'usrsctp-nt, 100 streams, TLS 1.3 a stream loses to HTTP/2 over TLS (nginx) (4.430 s, 3.330 s' "$e/report.md"
 ok $? "report.md: the TLS row judged against its clear twin and against h2 over TLS, by their intervals"
+
+# each row's own loss, from the router's counters after every run (raw/CELL.order): h2c's runs
+# saw 30 of 5000 server packets dropped each, usrsctp100's 70, so the cell as a whole is at 1 %
+# (200 of 20000, inside its interval) while each row alone is outside its own (60 and 140 of
+# 10000; 6 loss checks in the run): both rows fail, named, the cell's check passes
+r=$tmp/rows
+mkdir -p "$r/raw"
+snapr() { # snapr C2S_IN C2S_DROP S2C_IN S2C_DROP TICKS TIME
+	printf 'c2s in_pkts=%d in_bytes=0 in_dropped=0 netem_sent=%d netem_dropped=%d queue_sent=0 queue_dropped=0 out_pkts=0 out_dropped=0\n' "$1" $(($1 - $2)) "$2"
+	printf 's2c in_pkts=%d in_bytes=0 in_dropped=0 netem_sent=%d netem_dropped=%d queue_sent=0 queue_dropped=0 out_pkts=0 out_dropped=0\n' "$3" $(($3 - $4)) "$4"
+	printf 'nic cli gro_max_size=0 gso_max_size=1500\nnic srv gro_max_size=0 gso_max_size=1500\ncpu ticks=%d hz=100 time=%s loadavg=1.0\n' "$5" "$6"
+}
+snapr 0 0 0 0 0 1000.0 >"$r/raw/10mbit_10_1.stats0"
+ci=0 cd=0 si=0 sd=0 n=0
+: >"$r/raw/10mbit_10_1.order"
+for rep in 1 2; do
+	for row in h2c usrsctp100; do
+		n=$((n + 1)) ci=$((ci + 5000)) cd=$((cd + 50)) si=$((si + 5000))
+		[ $row = h2c ] && sd=$((sd + 30)) || sd=$((sd + 70))
+		snapr $ci $cd $si $sd $((n * 10)) "$((1000 + n)).0" >"$r/raw/10mbit_10_1-page-$row-$rep.stats"
+		echo "$row $rep 10mbit_10_1-page-$row-$rep.stats" >>"$r/raw/10mbit_10_1.order"
+	done
+done
+cp "$r/raw/10mbit_10_1-page-usrsctp100-2.stats" "$r/raw/10mbit_10_1.stats1"
+grep '^link_mbit\|^10,10,1,page,h2c,\|^10,10,1,page,usrsctp100,' "$d/samples.csv" >"$r/samples.csv"
+grep '^row\|,10,' "$d/unshaped.csv" >"$r/unshaped.csv"
+cp "$d/page.sizes" "$r/" && echo "ok - placeholder" >"$r/fidelity.txt" && : >"$r/bound.txt"
+printf 'experiment 06 on lab v2\ngit: x\ncells: 10mbit:10:1 (rate:one-way delay ms:loss %% each way, random), rows: h2c usrsctp100, 6 run(s) a cell, interleaved\nrun time: 99 s\nmode: full\n' >"$r/params.txt"
+"$L" --reanalyse "$r" >"$tmp/r.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q '^ok .* 10mbit:10:1: s2c loss: 200 of 20000 packets .*99.8333 % (1 - 1 %/6' "$tmp/r.out" &&
+	grep -q '^not ok .* 10mbit:10:1 h2c: s2c loss: 60 of 10000 packets' "$tmp/r.out" &&
+	grep -q '^not ok .* 10mbit:10:1 usrsctp100: s2c loss: 140 of 10000 packets' "$tmp/r.out" &&
+	grep -q '^ok .* 10mbit:10:1 h2c: c2s loss: 100 of 10000 packets' "$tmp/r.out" &&
+	grep -qx '10mbit:10:1 fidelity-failed' "$r/bound.txt"
+ok $? "each row's own loss judged from the counters after every run: h2c's 60 and usrsctp100's 140 of 10000 fail, the cell's 200 of 20000 passes (exit $rc)" ||
+	grep 'loss:' "$tmp/r.out" | sed 's/^/# /'
+grep -qF '| 10mbit:10:1 | usrsctp100 | 1.000 % of 10000 (ok) | 1.400 % of 10000 (FAIL) |' "$r/report.md" &&
+	grep -qF '| 10mbit:10:1 | h2c | 1.000 % of 10000 (ok) | 0.600 % of 10000 (FAIL) |' "$r/report.md"
+ok $? "report.md: each row's own loss per direction, with its verdict" || grep '^| 10mbit' "$r/report.md" | sed 's/^/# /'
+# as committed (provenance/): the counters after every run packed in raw/runstats.tar.gz, unpacked
+# by the reanalysis, the same verdicts
+cp "$r/report.md" "$tmp/rows.md"
+(cd "$r/raw" && tar -czf runstats.tar.gz *.order *-page-*.stats && rm -f *.order *-page-*.stats)
+"$L" --reanalyse "$r" >"$tmp/r2.out" 2>&1
+rc=$?
+[ $rc = 1 ] && cmp -s "$tmp/rows.md" "$r/report.md" && [ "$(grep -c '^not ok' "$tmp/r2.out")" = 2 ]
+ok $? "the same from raw/runstats.tar.gz (a committed run): the same report and the two failed rows (exit $rc)"
 done_testing

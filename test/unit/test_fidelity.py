@@ -134,6 +134,17 @@ ok(res[1][0] is None and "not judged" in res[1][1], "300 packets at 1 %% (3 drop
 res, _ = judge(base, snap((400, 299, 1, 0), (50, 50, 0, 0), 1000, 101.0))
 ok(res[1][0] is False, "no loss set and 1 drop: fails")
 
+# one row's runs of a cell: several (before, after) pairs added up; the snapshots between them
+# belong to other rows' runs (here 1000 packets and 90 drops that are not this row's)
+s1 = snap((5100, 5050, 50, 0), (5050, 5000, 50, 0), 1010, 100.5)
+s2 = snap((6100, 5960, 140, 0), (6050, 5910, 140, 0), 1020, 101.0)
+s3 = snap((11100, 10910, 190, 0), (11050, 10860, 190, 0), 1040, 102.0)
+res, rec = fidelity.check(fidelity.parse_stats(base), fidelity.parse_stats(s1), loss_pct=1,
+                          more=[(fidelity.parse_stats(s2), fidelity.parse_stats(s3))], loss_only=True)
+ok(len(res) == 4 and all(r[0] for r in res) and "packets=10000 netem_packets=10000 loss_drops=100" in rec[0]
+   and not any("router CPU" in r[1] or "gro_max_size" in r[1] for r in res),
+   "two pairs of 5000 packets, 50 drops each: judged as 10000 and 100, the other row's 90 drops left out, "
+   "no NIC or CPU check with --loss-only (%s)" % rec[0][:80])
 # the command line: exit 1 on a failed check, 2 on bad input
 tmp = tempfile.mkdtemp()
 def f(name, text):
@@ -146,12 +157,16 @@ b = f("b", base)
 a = f("a", snap((10100, 10040, 60, 0), (10050, 9950, 100, 0), 1050, 101.0))
 r = subprocess.run([sys.executable, prog, b, a, "--loss", "1"], capture_output=True, text=True)
 ok(r.returncode == 1 and "not ok - c2s loss: 60 of 10000" in r.stdout, "fidelity.py: exit 1, the failed check named")
+r = subprocess.run([sys.executable, prog, b, f("s1", s1), f("s2", s2), f("s3", s3), "--loss", "1", "--loss-only"],
+                   capture_output=True, text=True)
+ok(r.returncode == 0 and r.stdout.count("ok - ") == 4 and "# fidelity dir=c2s packets=10000 " in r.stdout,
+   "fidelity.py with two pairs and --loss-only: four checks, the pairs added up (exit %d)" % r.returncode)
 r = subprocess.run([sys.executable, prog, a, b, "--loss", "1"], capture_output=True, text=True)
 ok(r.returncode == 2 and "went down" in r.stderr, "snapshots swapped (counters went down): exit 2 (%s)" % r.stderr.strip())
 r = subprocess.run([sys.executable, prog, b, f("c", "c2s in_pkts=1\n"), "--loss", "1"], capture_output=True, text=True)
 ok(r.returncode == 2 and "fidelity.py:" in r.stderr, "truncated counters: exit 2 (%s)" % r.stderr.strip())
 for args in (["--loss", "100"], ["--loss", "x"], ["--ge-burst", "0.5"], ["--bogus"], ["--family", "0"],
-             ["--family", "2.5"], ["--loss", "60", "--ge-burst", "1"]):
+             ["--family", "2.5"], ["--loss", "60", "--ge-burst", "1"], [b]):
     r = subprocess.run([sys.executable, prog, b, a] + args, capture_output=True, text=True)
     ok(r.returncode == 2 and "fidelity.py:" in r.stderr, "%s: exit 2 (%s)" % (" ".join(args), r.stderr.strip()))
 shutil.rmtree(tmp)

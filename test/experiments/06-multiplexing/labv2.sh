@@ -22,7 +22,10 @@
 # docs/results.md: report.py's tables and verdicts, then lab v2's checks and counters), and
 # provenance/ (what a full run commits to docs/results/06/: the CSVs, fidelity.txt, bound.txt,
 # params.txt, page.sizes, raw/requests.csv.gz with every request, raw/*.stats*). TAP on stdout; exit 0 iff every
-# check passed (a failed fidelity check fails the run and marks its cell).
+# check passed (a failed fidelity check fails the run and marks its cell). The router's counters
+# are taken before each cell, after each run (its delay line drained) and after the cell: the
+# cell is judged as a whole (loss, aggregation, guest GRO, the router's CPU) and each row on its
+# own runs added up (loss and aggregation: every protocol saw the nominal loss per packet).
 #
 # One completion time for every row: from the first request's start to the last response's
 # end, in the client's own per-request log (httpload --log, h2load --log-file; HTTP/3: ngtcp2's
@@ -183,8 +186,25 @@ PYEOF
 		echo
 		echo "Fidelity (per cell and direction):"
 		echo
-		grep '^# fidelity' "$OUT/fidelity.txt" | sed 's/^# /- /'
+		awk '$1 == "#" && $2 == "fidelity" && ($4 ~ /^dir=/ || $4 ~ /^router_cpu/)' "$OUT/fidelity.txt" | sed 's/^# /- /'
 		echo
+		# each row's runs of a cell added up (where the run took the router's counters after
+		# every run): the loss each protocol saw, per direction
+		if grep -q '^# fidelity [^ ]* [^ =]* dir=' "$OUT/fidelity.txt"; then
+			echo "Each row's own loss (its runs of the cell added up; effective % of its packets, and whether within the interval):"
+			echo
+			echo "| cell | row | c2s | s2c |"
+			echo "|---|---|---|---|"
+			awk '$1 == "#" && $2 == "fidelity" && $5 ~ /^dir=/ {
+				for (i = 5; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				k = $3 " | " $4
+				if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+				cellv[k, v["dir"]] = sprintf("%.3f %% of %d (%s)", v["effective_loss_pct"], v["packets"],
+					(v["aggregation"] == "ok" && v["loss"] != "FAIL") ? (v["loss"] == "n/a" ? "not judged" : "ok") : "FAIL") }
+				END { for (i = 1; i <= n; i++) printf "| %s | %s | %s |\n", order[i], cellv[order[i], "c2s"], cellv[order[i], "s2c"] }' \
+				"$OUT/fidelity.txt"
+			echo
+		fi
 		echo "Kernel SCTP rows are not on lab v2 yet (their endpoints need a kernel with SCTP: a VM on the router, next step; \`make experiments-06vm\` measures them in the VM lab)."
 	} >"$OUT/report.md.tmp" && mv "$OUT/report.md.tmp" "$OUT/report.md"
 	return $st
@@ -199,22 +219,40 @@ cell_parse() {
 		case $x in ge=*) ge=${x#ge=} ;; q=*) q=${x#q=} ;; esac
 	done
 }
-# the run's judged loss checks, two a cell with loss (fidelity.py --family: each judged at
-# 1 - 1 %/M, so that a run of many cells fails by chance at most 1 % of the time)
-family() {
-	local c n=0
+# the run's judged loss checks (fidelity.py --family: each judged at 1 - 1 %/M, so that a run
+# of many cells fails by chance at most 1 % of the time): two a cell with loss, the cell's
+# and, where the run took a snapshot after every run (DIR/raw/CELL.order), two more a row
+family() { # family DIR
+	local c n=0 per
 	for c in $CELLS; do
 		cell_parse "$c"
-		awk -v l="$loss" 'BEGIN { exit !(l > 0) }' && n=$((n + 2))
+		per=2
+		[ -s "$1/raw/${c//:/_}.order" ] && per=$((2 + 2 * $(cut -d' ' -f1 "$1/raw/${c//:/_}.order" | sort -u | wc -l)))
+		awk -v l="$loss" 'BEGIN { exit !(l > 0) }' && n=$((n + per))
 	done
 	echo $((n > 0 ? n : 1))
 }
-# judge CELL DIR: fidelity.py on the cell's two snapshots of the router's counters (DIR/raw/);
-# its TAP to stdout, its status returned
+# judge CELL DIR: fidelity.py on the cell's two snapshots of the router's counters (DIR/raw/),
+# then, where the run snapshot them after each run (DIR/raw/CELL.order: "ROW REP FILE" in the
+# order run, each run between the snapshot before it and its own), each row's runs added up:
+# every row saw the nominal loss per packet, not only the cell as a whole; TAP to stdout, the
+# status returned
 judge() {
-	cell_parse "$1"
-	"$F" "$2/raw/${1//:/_}.stats0" "$2/raw/${1//:/_}.stats1" --loss "$loss" --ge-burst "$ge" --label "$1" \
-		--family "$(family)" 2>&1
+	local c=$1 d=$2 st=0 prev row rep f pairs r fam
+	fam=$(family "$d")
+	cell_parse "$c"
+	"$F" "$d/raw/${c//:/_}.stats0" "$d/raw/${c//:/_}.stats1" --loss "$loss" --ge-burst "$ge" --label "$c" \
+		--family "$fam" 2>&1 || st=1
+	[ -s "$d/raw/${c//:/_}.order" ] || return $st
+	for r in $(cut -d' ' -f1 "$d/raw/${c//:/_}.order" | awk '!s[$1]++'); do
+		prev=$d/raw/${c//:/_}.stats0 pairs=()
+		while read -r row rep f; do
+			[ "$row" = "$r" ] && pairs+=("$prev" "$d/raw/$f")
+			prev=$d/raw/$f
+		done <"$d/raw/${c//:/_}.order"
+		"$F" "${pairs[@]}" --loss "$loss" --ge-burst "$ge" --label "$c $r" --family "$fam" --loss-only 2>&1 || st=1
+	done
+	return $st
 }
 n_tap=0 failed=0
 check() { # check STATUS TEXT
@@ -227,6 +265,10 @@ if [ -n "$REANALYSE" ]; then
 		[ -s "$OUT/$f" ] || [ $f = bound.txt ] || { echo "not ok - --reanalyse $OUT: no $f (not a finished run)"; exit 1; }
 	done
 	CELLS=$(sed -n 's/^cells: \([^(]*\) (rate.*/\1/p' "$OUT/params.txt")
+	# the router's counters after each run, packed in a committed run (provenance/)
+	if [ -s "$OUT/raw/runstats.tar.gz" ] && ! ls "$OUT"/raw/*.order >/dev/null 2>&1; then
+		tar -xzf "$OUT/raw/runstats.tar.gz" -C "$OUT/raw" || { echo "not ok - $OUT/raw/runstats.tar.gz: cannot unpack"; exit 1; }
+	fi
 	# the router's counters are data, their judgement analysis: judged again with this
 	# fidelity.py where the run left its snapshots (fidelity.txt and bound.txt's fidelity-failed
 	# marks rewritten), else as judged then
@@ -238,7 +280,7 @@ if [ -n "$REANALYSE" ]; then
 			judge "$c" "$OUT" >>"$OUT/fidelity.txt.new" || echo "$c fidelity-failed" >>"$OUT/bound.txt.new"
 		done
 		mv "$OUT/fidelity.txt.new" "$OUT/fidelity.txt" && mv "$OUT/bound.txt.new" "$OUT/bound.txt"
-		check $? "the router's counters judged again from $OUT/raw/ (fidelity.py, $(family) loss checks in the run)"
+		check $? "the router's counters judged again from $OUT/raw/ (fidelity.py, $(family "$OUT") loss checks in the run)"
 	fi
 	analyse
 	check $? "reanalysed $OUT: results.csv and report.md from its own files"
@@ -518,9 +560,15 @@ for cell in $CELLS; do
 	"$R" set "$RD" --delay "$delay" --loss "$loss" --ge-burst "$ge" --rate "$rate" --limit "$q" >/dev/null ||
 		check 1 "router set $cell"
 	"$R" stats "$RD" >"$OUT/raw/${cell//:/_}.stats0"
+	: >"$OUT/raw/${cell//:/_}.order"
 	for rep in $(seq "$REPS"); do
 		for row in $ROWS; do # rows interleaved: every row once per repetition
 			run "$cell" "$row" "$rep" >>"$csv"
+			# the router's counters after each run (its delay line drained first): the row's
+			# own loss, judged with its other runs (judge)
+			sleep "$(awk -v d="$delay" 'BEGIN { print 2 * d / 1000 + 0.2 }')"
+			"$R" stats "$RD" >"$OUT/raw/${cell//:/_}-page-$row-$rep.stats" &&
+				echo "$row $rep ${cell//:/_}-page-$row-$rep.stats" >>"$OUT/raw/${cell//:/_}.order"
 		done
 	done
 	sleep $(awk -v d="$delay" 'BEGIN { print 2 * d / 1000 + 0.2 }') # netem's delay line drains
@@ -579,6 +627,8 @@ P=$OUT/provenance
 mkdir -p "$P/raw" &&
 	cp "$OUT"/{samples,results,unshaped}.csv "$OUT"/{fidelity,bound,params}.txt "$OUT/page.sizes" "$P/" &&
 	cp "$OUT"/raw/*.stats[01] "$P/raw/" &&
+	{ ! ls "$OUT"/raw/*.order >/dev/null 2>&1 ||
+		(cd "$OUT/raw" && tar -czf "$P/raw/runstats.tar.gz" --sort=name --owner=0 --group=0 --mtime=@0 *.order *-page-*.stats); } &&
 	for f in "$OUT"/raw/*.lat; do
 		b=$(basename "$f" .lat)
 		awk -v c="${b%%-page-*}" -v r="${b#*-page-}" '{ n = split(r, x, "-"); printf "%s,%s,%s,%d,%s\n", c, x[1], x[n], NR, $1 }' "$f"
