@@ -186,5 +186,25 @@ pub = pub[0] if pub else ""
 ok("under loss: 0 wins, 0 ties, 2 losses of 2 cells, so their gain does not carry over" in pub
    and "in line with their finding" not in pub,
    "beside published results: SCTP's losses are not called agreement with Natarajan et al. (%s)" % pub[-160:])
+
+# figure.py: one figure a link and delay, every row's median with its interval by cell (random
+# loss first, then bursty), a row's points offset a little; '%' escaped for gnuplot's tics
+fr = os.path.join(tmp, "fig.csv")
+with open(fr, "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["link_mbit", "one_way_delay_ms", "loss_pct", "workload", "row", "time_s", "time_ci_lo_s",
+                "time_ci_hi_s", "loss_model", "queue"])
+    w.writerow(["10", "50", "3", "page", "h2c", "4.000", "3.900", "4.100", "ge4", "1bdp"])
+    w.writerow(["10", "50", "0", "page", "h2c", "2.000", "1.900", "2.100", "random", "1bdp"])
+    w.writerow(["10", "50", "0", "page", "usrsctpnt100", "2.500", "2.400", "2.600", "random", "1bdp"])
+r = subprocess.run([sys.executable, os.path.join(exp, "figure.py"), fr, tmp, "06-multiplexing"],
+                   capture_output=True, text=True)
+dat = open(os.path.join(tmp, "06-multiplexing-10mbit-50ms.dat")).read() if r.returncode == 0 else ""
+gp = open(os.path.join(tmp, "06-multiplexing-10mbit-50ms.gp")).read() if r.returncode == 0 else ""
+ok(r.stdout == "![time to fetch the page, 10 Mbit/s, 50 ms one way](results/06-multiplexing-10mbit-50ms.png)\n"
+   and dat == "# h2c\n-0.030 2.000 1.900 2.100\n0.970 4.000 3.900 4.100\n\n\n# usrsctpnt100\n0.030 2.500 2.400 2.600\n\n\n"
+   and 'set xtics ("0 %%" 0, "3 %% GE4" 1)' in gp and "title 'usrsctp-nt, 100 streams'" in gp,
+   "figure.py: the 0 %% cell before the bursty one, each row's median and interval, tics escaped (%s)"
+   % (r.stderr.strip()[-200:] or dat.replace("\n", "|")))
 shutil.rmtree(tmp)
 done()

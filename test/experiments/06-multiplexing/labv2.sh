@@ -98,6 +98,18 @@ analyse() {
 		$PY "$HERE/report.py" "$OUT/results.csv" "$OUT/unshaped.csv" "$OUT/page.sizes" 06-multiplexing \
 			"$([ "${mode:-quick}" = full ] && echo 0 || echo 1)" "$reps" "${secs:-?}" "on this host (lab v2)" \
 			"$CELLS" "$rows" "" "${commit:-unknown}" v2 || st=1
+		# a figure a link and delay: every row's time by cell, with its interval (figure.py,
+		# gnuplot: .png and .svg beside report.md, copied to docs/results/ by test/experiments/run)
+		rm -f "$OUT"/06-multiplexing-*mbit-*ms.{dat,gp,png,svg}
+		local figs g
+		figs=$($PY "$HERE/figure.py" "$OUT/results.csv" "$OUT" 06-multiplexing) || st=1
+		for g in "$OUT"/06-multiplexing-*mbit-*ms.gp; do
+			[ -e "$g" ] || continue
+			g=$(basename "$g" .gp)
+			(cd "$OUT" && gnuplot -e "set terminal pngcairo size 1100,560 font 'Sans,10'; set output '$g.png'" "$g.gp" &&
+				gnuplot -e "set terminal svg size 1100,560 font 'Sans,10' dynamic; set output '$g.svg'" "$g.gp") || st=1
+		done
+		[ -z "$figs" ] || { echo; echo "$figs" | awk 'NR > 1 { print "" } { print }'; }
 		echo
 		echo "### Lab v2: every cell and row, the router's checks, loss recovery"
 		echo
