@@ -239,7 +239,11 @@ family() { # family DIR
 	for c in $CELLS; do
 		cell_parse "$c"
 		per=2
-		[ -s "$1/raw/${c//:/_}.order" ] && per=$((2 + 2 * $(cut -d' ' -f1 "$1/raw/${c//:/_}.order" | sort -u | wc -l)))
+		if [ -z "$REANALYSE" ]; then # measuring: every cell will have its rows' snapshots
+			per=$((2 + 2 * $(echo $ROWS | wc -w)))
+		elif [ -s "$1/raw/${c//:/_}.order" ]; then
+			per=$((2 + 2 * $(cut -d' ' -f1 "$1/raw/${c//:/_}.order" | sort -u | wc -l)))
+		fi
 		awk -v l="$loss" 'BEGIN { exit !(l > 0) }' && n=$((n + per))
 	done
 	echo $((n > 0 ? n : 1))
