@@ -40,11 +40,7 @@ if [ "$QUICK" = 1 ]; then
 	REPS=1
 	ROWS="tcp1 $ROWS"
 else
-	CELLS=
-	for d in 10 50 100; do
-		for loss in 0 1 3 1:ge=4 3:ge=4; do CELLS="$CELLS 10mbit:$d:$loss"; done
-	done
-	CELLS="$CELLS 10mbit:50:1:q=4bdp 1mbit:50:0 1mbit:50:3"
+	CELLS=$(grep -v '^#' "$EXP_ROOT/test/experiments/06-multiplexing/grid.txt" | tr '\n' ' ')
 	REPS=10
 fi
 exec bash "$L" --out "$EXP_OUT" --cells "${EXP06_CELLS:-$CELLS}" --reps "${EXP06_REPS:-$REPS}" \

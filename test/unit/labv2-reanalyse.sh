@@ -76,6 +76,13 @@ ok $? "a folder without fidelity.txt: refused, named (exit $rc)"
 "$L" --reanalyse "$tmp/nothing" >"$tmp/d.out" 2>&1
 [ $? = 1 ] && grep -q 'no samples.csv' "$tmp/d.out"
 ok $? "a folder that does not exist: refused, named"
+# a full run of fewer cells than grid.txt names the cells it did not measure (the run above: 2
+# of them, 10mbit:10:1 among the grid's, 1mbit:50:0 too)
+n=$(grep -vc '^#' "$top_srcdir/test/experiments/06-multiplexing/grid.txt")
+grep -q "^\*\*Measured: 10mbit:10:1, 1mbit:50:0, 6 runs each; 2 of the $n cells of the grid (test/experiments/06-multiplexing/grid.txt); not measured: 10mbit:10:0 10mbit:10:3 .*1mbit:50:3\.\*\* A cell not measured is not judged" "$d/report.md" &&
+	! grep -q 'not measured:.* 10mbit:10:1 ' "$d/report.md"
+ok $? "report.md: a bounded full run names the grid's cells it did not measure, not those it did" ||
+	grep '^\*\*Measured' "$d/report.md" | sed 's/^/# /'
 
 # the encrypted rows: each against its clear twin, with its handshakes (samples.csv's tls_*
 # columns, which a run before them lacks: the run above)

@@ -94,10 +94,19 @@ analyse() {
 	commit=$(sed -n 's/^git: \([^ ]*\).*/\1/p' "$OUT/params.txt")
 	[ -n "$rows" ] || rows=$(awk -F, 'NR > 1 && !s[$5]++ { printf "%s ", $5 }' "$OUT/samples.csv")
 	[ -n "$reps" ] || reps=$(awk -F, 'NR > 1 && $6 > m { m = $6 } END { print m + 0 }' "$OUT/samples.csv")
+	# a full run of fewer cells than the grid (grid.txt; EXP06_CELLS) names those it did not measure
+	local subset="" missing c
+	if [ "${mode:-quick}" = full ]; then
+		missing=
+		for c in $(grep -v '^#' "$HERE/grid.txt"); do
+			case " $CELLS " in *" $c "*) ;; *) missing="$missing $c" ;; esac
+		done
+		[ -z "$missing" ] || subset="$(echo $CELLS | wc -w) of the $(grep -vc '^#' "$HERE/grid.txt") cells of the grid (test/experiments/06-multiplexing/grid.txt); not measured:$missing"
+	fi
 	{
 		$PY "$HERE/report.py" "$OUT/results.csv" "$OUT/unshaped.csv" "$OUT/page.sizes" 06-multiplexing \
 			"$([ "${mode:-quick}" = full ] && echo 0 || echo 1)" "$reps" "${secs:-?}" "on this host (lab v2)" \
-			"$CELLS" "$rows" "" "${commit:-unknown}" v2 || st=1
+			"$CELLS" "$rows" "$subset" "${commit:-unknown}" v2 || st=1
 		# a figure a link and delay: every row's time by cell, with its interval (figure.py,
 		# gnuplot: .png and .svg beside report.md, copied to docs/results/ by test/experiments/run)
 		rm -f "$OUT"/06-multiplexing-*mbit-*ms.{dat,gp,png,svg}

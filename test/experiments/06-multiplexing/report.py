@@ -321,7 +321,11 @@ def main():
     p = print
     p("## 06. Multiplexing: SCTP streams against HTTP/2 and HTTP/3")
     p()
-    if subset:
+    if subset and lab == "v2":
+        p("**Measured: %s, %s runs each; %s.** A cell not measured is not judged: no "
+          "summary below speaks for it." % (", ".join(cells.split()), reps, subset))
+        p()
+    elif subset:
         p("**Measured: the cells %s only, %s run(s) each** (a subset of the grid), on %s, git "
           "%s, by `%s make experiments EXPERIMENTS=06`; the rest of the grid is not measured "
           "yet (the full grid: %s)." % (", ".join(cells.split()), reps,
