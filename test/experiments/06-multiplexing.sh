@@ -13,18 +13,20 @@
 # docs: full (a quick run does not replace 06's section of docs/results.md: one cell, one run)
 #
 # Quick mode (CI; 500 s at load 25): two cells, 10 Mbit/s 10 ms 1 % random loss and 10 Mbit/s 50 ms 1 % bursty
-# (Gilbert, mean burst 4), one run a row, every check on. Full mode: the grid below, 10 runs a
-# cell, rows interleaved. EXP06_CELLS, EXP06_REPS and EXP06_ROWS pick a subset.
-# The full grid (page only), 18 cells x 7 rows x 10 runs: 10 Mbit/s x one-way 10, 50 and 100 ms
+# (Gilbert, mean burst 4), one run a row, every check on. Full mode: the grid of grid.txt, 10 runs
+# a cell, rows interleaved. EXP06_CELLS, EXP06_REPS and EXP06_ROWS pick a subset; a full run of
+# fewer cells says which of grid.txt it did not measure.
+# The full grid (page only), 18 cells x 9 rows x 10 runs: 10 Mbit/s x one-way 10, 50 and 100 ms
 # x loss 0, 1 and 3 % random and 1 and 3 % bursty, one 4 BDP queue cell (10 Mbit/s 50 ms 1 %),
-# and 1 Mbit/s x 50 ms x 0 and 3 %. Time, estimated from the quick runs (5.8 s a run at load 12,
-# 9.3 s at load 25; a 1 Mbit/s run about 20 s): 2.6 h at load 12, 3.7 h at load 25, not measured
-# yet: within 3 h on a quiet host only. Cut to fit:
-# 0.5 and 2 % random loss (between 0, 1 and 3 %; EXP06_CELLS measures them), 1 Mbit/s at 1 %,
-# 100 Mbit/s (the router forwards 176-236 Mbit/s at most: marginal on a shared 2-core host), 1
-# Mbit/s at 10 and 100 ms (the page spends 18 s on the wire there: the delay changes little),
-# the 5 MB object (labv2.sh has the page only yet), HTTP/1.1 with a connection per request
-# (tcp1: 100 connections one after another cost 40 s a run at 100 ms; the quick mode keeps it).
+# and 1 Mbit/s x 50 ms x 0 and 3 %. Time, measured on this 2-core host (9 rows, 10 runs, the
+# router's counters after each run): 10 Mbit/s 10 ms about 3.5 min at 0 %, 5 min at 1 %, 9-10 min
+# at 3 %; longer at 50 and 100 ms; a 1 Mbit/s cell about 30 min. The whole grid: over 3 h, more
+# than one session holds. Left out of the grid altogether: 0.5 and 2 % random loss (between 0,
+# 1 and 3 %; EXP06_CELLS measures them), 100 Mbit/s (the router forwards 176-236 Mbit/s at most:
+# marginal on a shared 2-core host), 1 Mbit/s at 10 and 100 ms (the page spends 18 s on the
+# wire there: the delay changes little), the 5 MB object (labv2.sh has the page only yet),
+# HTTP/1.1 with a connection per request (tcp1: 100 connections one after another cost 40 s a
+# run at 100 ms; the quick mode keeps it).
 set -u
 : "${EXP_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${QUICK:=0}"
