@@ -39,4 +39,10 @@ ok $? "a full run of 06: its section and row (with the commit from its params.tx
 	{ sed 's/^/# /' "$tmp/b.out" | tail -5; row06 "$r/docs/results.md" | sed 's/^/# /'; }
 sect 04 "$r/docs/results.md" | cmp -s - "$tmp/s04"
 ok $? "experiment 04's section, not run here, kept as it was ($(wc -l <"$tmp/s04") lines)"
+
+# lab v2's params.txt names its commit as "git: SHORT (local changes)": the row takes it too
+echo "git: abcdef1 (local changes)" >"$o/params.txt"
+(cd "$r" && env -u top_srcdir -u top_builddir test/experiments/run --report) >"$tmp/c.out" 2>&1
+[ "$(row06 "$r/docs/results.md")" = "| 06-multiplexing | full | native | 2026-12-07 10:00 UTC | 9000 s | 60 | 0 | abcdef1 |" ]
+ok $? "lab v2's 'git: abcdef1 (local changes)': the row's commit is abcdef1" || row06 "$r/docs/results.md" | sed 's/^/# /'
 done_testing
