@@ -50,4 +50,22 @@ rc=$?
 	[ "$(grep -c fidelity-failed "$tmp/o/06-multiplexing/bound.txt")" = 1 ]
 ok $? "a planted drop count in the raw counters: judged again, the c2s check fails (exit $rc), its cell alone marked fidelity-failed" ||
 	{ grep 'c2s loss\|not ok' "$tmp/c.out" | sed 's/^/# /'; sed 's/^/# bound: /' "$tmp/o/06-multiplexing/bound.txt"; }
+
+# the committed full run (docs/results/06/, where there is one): reanalysed from those files
+# alone, its section is docs/results.md's 06 section byte for byte (the committed words are
+# what the committed data and this analysis give)
+c=$top_srcdir/docs/results/06
+if [ -s "$c/run.meta" ]; then
+	rm -rf "$tmp/c" && mkdir -p "$tmp/c/06-multiplexing" && cp -a "$c/." "$tmp/c/06-multiplexing/"
+	"$run" --reanalyse --out "$tmp/c" 06 >"$tmp/d.out" 2>&1
+	rc=$?
+	awk '/^## 06\. / { on = 1 } on && /^## [0-9][0-9]\. / && !/^## 06\. / { exit } on' "$top_srcdir/docs/results.md" |
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$tmp/c.want"
+	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$tmp/c/06-multiplexing/report.md" >"$tmp/c.got"
+	cmp -s "$tmp/c.want" "$tmp/c.got"
+	ok $? "the committed run in docs/results/06/, reanalysed (exit $rc): docs/results.md's 06 section byte for byte ($(wc -l <"$tmp/c.want") lines)" ||
+		diff "$tmp/c.want" "$tmp/c.got" | head -20 | sed 's/^/# /'
+else
+	diag "no committed full run in docs/results/06/: nothing to compare"
+fi
 done_testing
