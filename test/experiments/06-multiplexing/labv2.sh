@@ -9,6 +9,11 @@
 #     a cell's loss is random unless ge=N (Gilbert, the same mean, mean burst N packets); its
 #     queue 1 BDP unless q=Nbdp (e.g. q=4bdp)
 #   labv2.sh --reanalyse DIR     results.csv and report.md again from DIR's files (no root)
+#   labv2.sh --finish DIR [--cells "PLANNED"]   a full run that was stopped mid-way (killed, a
+#                                host lost): its finished cells (those with a closing snapshot
+#                                and a bound line) made a run of their own, the rest of DIR's
+#                                samples and raw files dropped, params.txt written saying so
+#                                ("interrupted:"), then the analysis, provenance/ and run.meta
 # Defaults: one cell 10mbit:10:1, one run, rows tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100.
 # Rows usrsctpnt100tuned and usrsctp100tuned: the same with TCP's figures on both ends (RTO min
 # 200 ms, initial window 10 packets, delayed SACK 40 ms: --rto-min, --sctp-init-cwnd,
@@ -48,6 +53,8 @@ OUT=${EXP_OUT:-$EXP_ROOT/out/experiments/06-labv2}
 CELLS="10mbit:10:1"
 REPS=1
 REANALYSE=
+FINISH=
+TUNE=(--rto-min 200 --sctp-init-cwnd 10 --sctp-sack-delay 40)
 MODE=quick
 ROWS="tcp1 h2c h2cbbr h3 usrsctpnt100 usrsctp100"
 while [ $# -gt 0 ]; do
@@ -57,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--reps) REPS=$2; shift 2 ;;
 	--rows) ROWS=$2; shift 2 ;;
 	--reanalyse) REANALYSE=$2; shift 2 ;;
+	--finish) FINISH=$2; shift 2 ;;
 	--mode) MODE=$2; shift 2 ;;
 	*) echo "usage: $0 [--out DIR] [--cells \"RATE:DELAY:LOSS ...\"] [--reps N] [--rows \"...\"] [--mode quick|full] | --reanalyse DIR" >&2; exit 2 ;;
 	esac
@@ -122,6 +130,10 @@ analyse() {
 		echo
 		echo "### Lab v2: every cell and row, the router's checks, loss recovery"
 		echo
+		if grep -q '^interrupted: ' "$OUT/params.txt"; then
+			echo "**An interrupted run**: $(sed -n 's/^interrupted: //p' "$OUT/params.txt")."
+			echo
+		fi
 		echo "$(sed -n 3p "$OUT/params.txt")"
 		echo
 		echo "| cell | row | time s (95 % CI) | p50 / p99 ms | wire KB | unshaped Mbit/s |"
@@ -231,6 +243,23 @@ PYEOF
 	return $st
 }
 
+# provenance: what a full run commits (test/experiments/run copies it to docs/results/06/):
+# the CSVs, params.txt, the router's counters (the runs' own packed), every request's latency
+# from each client's own log, a line each, gzipped
+provenance() {
+	local P=$OUT/provenance f b
+	rm -rf "$P"
+	mkdir -p "$P/raw" &&
+		cp "$OUT"/{samples,results,unshaped}.csv "$OUT"/{fidelity,bound,params}.txt "$OUT/page.sizes" "$P/" &&
+		cp "$OUT"/raw/*.stats[01] "$P/raw/" &&
+		{ ! ls "$OUT"/raw/*.order >/dev/null 2>&1 ||
+			(cd "$OUT/raw" && tar -czf "$P/raw/runstats.tar.gz" --sort=name --owner=0 --group=0 --mtime=@0 *.order *-page-*.stats); } &&
+		for f in "$OUT"/raw/*.lat; do
+			b=$(basename "$f" .lat)
+			awk -v c="${b%%-page-*}" -v r="${b#*-page-}" '{ n = split(r, x, "-"); printf "%s,%s,%s,%d,%s\n", c, x[1], x[n], NR, $1 }' "$f"
+		done | { echo "cell,row,rep,request,latency_ms"; cat; } | gzip -9n >"$P/raw/requests.csv.gz"
+}
+
 # cell_parse CELL: rate, delay, loss, ge (0: random loss) and q (the queue) of a cell
 cell_parse() {
 	local x1 x2 x
@@ -284,6 +313,82 @@ check() { # check STATUS TEXT
 	n_tap=$((n_tap + 1))
 	if [ "$1" = 0 ]; then echo "ok $n_tap - $2"; else echo "not ok $n_tap - $2"; failed=$((failed + 1)); fi
 }
+if [ -n "$FINISH" ]; then
+	# a full run stopped mid-way: its finished cells are the ones whose bound line the run
+	# wrote (after each cell's closing snapshot); the others' samples and raw files dropped
+	OUT=$(cd "$FINISH" 2>/dev/null && pwd) || { echo "not ok - --finish $FINISH: no such folder"; exit 1; }
+	for f in samples.csv unshaped.csv page.sizes bound.txt; do
+		[ -s "$OUT/$f" ] || { echo "not ok - --finish $OUT: no $f (no cell finished)"; exit 1; }
+	done
+	[ ! -s "$OUT/params.txt" ] || { echo "not ok - --finish $OUT: it has params.txt (a run that finished: --reanalyse it)"; exit 1; }
+	PLANNED=$CELLS
+	CELLS=$(awk '$2 != "fidelity-failed" && !s[$1]++ { printf "%s ", $1 }' "$OUT/bound.txt")
+	CELLS=${CELLS% }
+	for c in $CELLS; do [ -s "$OUT/raw/${c//:/_}.stats1" ] || { echo "not ok - --finish: $c has a bound line but no closing snapshot"; exit 1; }; done
+	keep=$(for c in $CELLS; do cell_parse "$c"; echo "${rate%mbit},$delay,$loss,$([ "$ge" = 0 ] && echo random || echo "ge$ge"),$q"; done)
+	awk -F, -v keep="$keep" 'BEGIN { n = split(keep, k, "\n"); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		NR == 1 { print; for (i = 1; i <= NF; i++) c[$i] = i; next }
+		($1 "," $2 "," $3 "," $c["loss_model"] "," $c["queue"]) in want' "$OUT/samples.csv" >"$OUT/samples.csv.new" || exit 1
+	dropped=$(($(wc -l <"$OUT/samples.csv") - $(wc -l <"$OUT/samples.csv.new")))
+	mv "$OUT/samples.csv.new" "$OUT/samples.csv"
+	unfinished=
+	for c in $PLANNED; do case " $CELLS " in *" $c "*) ;; *) unfinished="$unfinished $c" ;; esac; done
+	# the raw files of a cell begun and not finished (those measured at a delay no finished
+	# cell has, the unshaped runs, stay: they are what they are)
+	for f in "$OUT"/raw/*; do
+		b=$(basename "$f")
+		case $b in 0_*) continue ;; esac
+		c=${b%%-page-*}
+		c=${c%.order}
+		c=${c%.stats0}
+		c=${c%.stats1}
+		case " ${CELLS//:/_} " in *" $c "*) ;; *) rm -f "$f" ;; esac
+	done
+	rows=$(cut -d' ' -f1 "$OUT/raw/${CELLS%% *}.order" 2>/dev/null | awk '!s[$1]++' | tr '\n' ' ')
+	rows=$(echo $rows)
+	[ -n "$rows" ] || rows=$(awk -F, 'NR > 1 && !s[$5]++ { printf "%s ", $5 }' "$OUT/samples.csv")
+	reps=$(awk -F, 'NR > 1 && $6 > m { m = $6 } END { print m + 0 }' "$OUT/samples.csv")
+	ROWS=$rows
+	t0=$(stat -c %Y "$OUT/page.sizes") t1=$t0
+	for c in $CELLS; do t=$(stat -c %Y "$OUT/raw/${c//:/_}.stats1"); [ "$t" -le "$t1" ] || t1=$t; done
+	first=${CELLS%% *}
+	{
+		echo "experiment 06 on lab v2 (issue 38, first step): $(date -u -d "@$t1" '+%Y-%m-%d %H:%M UTC')"
+		echo "git: $(git -C "$OUT" -c safe.directory='*' rev-parse --short HEAD 2>/dev/null || echo unknown) (the tree the run's folder is in)"
+		echo "cells: $CELLS (rate:one-way delay ms:loss % each way, random unless ge=mean burst (Gilbert); queue (tbf) q= BDPs, 1 unless said), rows: ${rows}, $reps run(s) a cell, interleaved"
+		echo "interrupted: stopped in its cell $(echo $CELLS | wc -w | awk '{ print $1 + 1 }'); made a run of its $(echo $CELLS | wc -w) finished cells by labv2.sh --finish on $(date -u '+%Y-%m-%d %H:%M UTC') ($dropped runs of the unfinished cells dropped)${unfinished:+; planned and not finished:$unfinished}"
+		echo "topology: client ns - TAP (vnet_hdr=off) - router VM (TCG, 1 vCPU, bridge, netem + tbf per direction, guest GRO off) - TAP - server ns (the run's names went with it)"
+		echo "host: $(uname -r), $(nproc) CPUs (at --finish); router kernel: not read (the router was gone)"
+		echo "router NICs (after the first cell): $(grep '^nic' "$OUT/raw/${first//:/_}.stats1" 2>/dev/null | tr '\n' ';')"
+		echo "congestion control: TCP rows cubic on the namespaces' route (ip route congctl; host default $(cat /proc/sys/net/ipv4/tcp_congestion_control)), h2cbbr bbr; h3: ngtcp2's cubic (--cc=cubic, both ends); usrsctp: its standard (RFC 4960) control"
+		echo "tuned SCTP rows (${TUNE[*]} on both ends): the values the servers held were not read back (the run was stopped)"
+		echo "completion time: first request's start to last response's end, from each client's own per-request log (httpload --log, h2load --log-file; gtlsclient: its submit and close lines stamped as they come)"
+		echo "versions: nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(h2load --version 2>&1 | head -1), $(dpkg-query -W -f '${Package} ${Version}\n' 'libusrsctp*' 2>/dev/null | head -n1), $(dpkg-query -W -f '${Package} ${Version}' ngtcp2-client 2>/dev/null), qemu $(qemu-system-x86_64 --version | head -1 | awk '{ print $4 }') (at --finish)"
+		echo "router checks: see fidelity.txt; cells: $(grep -v ' fidelity-failed$' "$OUT/bound.txt" | awk -v keep=" $CELLS " 'index(keep, " " $1 " ")' | tr '\n' ';')"
+		echo "run time: $((t1 - t0)) s"
+		echo "mode: full"
+	} >"$OUT/params.txt"
+	awk -v keep=" $CELLS " 'index(keep, " " $1 " ")' "$OUT/bound.txt" >"$OUT/bound.txt.new" && mv "$OUT/bound.txt.new" "$OUT/bound.txt"
+	: >"$OUT/fidelity.txt"
+	for c in $CELLS; do
+		judge "$c" "$OUT" >>"$OUT/fidelity.txt" || { grep -qx "$c fidelity-failed" "$OUT/bound.txt" || echo "$c fidelity-failed" >>"$OUT/bound.txt"; }
+	done
+	check 0 "finished cells: $CELLS ($dropped runs of unfinished cells dropped)"
+	while IFS= read -r l; do
+		case "$l" in "ok - "*) check 0 "${l#ok - }" ;; "not ok - "*) check 1 "${l#not ok - }" ;; esac
+	done <"$OUT/fidelity.txt"
+	bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit" $2 "ms" $3 "%", $5, $6, $8, $7 }' "$OUT/samples.csv")
+	[ -z "$bad" ]
+	check $? "every run of the finished cells answered all its requests${bad:+: $bad}"
+	analyse
+	check $? "summarize.py and report.py: medians and bootstrap intervals (results.csv), report.md"
+	provenance
+	check $? "provenance/: the CSVs, params.txt, the router's counters and every request's latency (raw/requests.csv.gz)"
+	echo "06-multiplexing|full|native|$(date -u -d "@$t1" '+%Y-%m-%d %H:%M UTC')|$((t1 - t0))|$((n_tap - failed))|$failed" >"$OUT/run.meta"
+	echo "1..$n_tap"
+	[ $failed = 0 ]
+	exit
+fi
 if [ -n "$REANALYSE" ]; then
 	OUT=$REANALYSE
 	for f in samples.csv unshaped.csv fidelity.txt bound.txt params.txt page.sizes; do
@@ -353,7 +458,6 @@ C=$ROUTER_NS_C S=$ROUTER_NS_S IP=$ROUTER_IP_S
 PORT=8080 PORTNT=8082 H2C=8443 H3=4433 U_S=9899 U_C=9898 U_SNT=9897 U_CNT=9896
 PORTT=8084 PORTNTT=8086 U_ST=9895 U_CT=9894 U_SNTT=9893 U_CNTT=9892
 H2S=8444 PORTNTS=8088 U_SNTS=9891 U_CNTS=9890
-TUNE=(--rto-min 200 --sctp-init-cwnd 10 --sctp-sack-delay 40)
 # one certificate for every encrypted row (h2 over TLS, HTTP/3, TLS over usrsctp-nt), for the
 # server's address: the clients that verify (httpload --ssl) check it against the CA, itself
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj /CN=b \
@@ -648,16 +752,7 @@ analyse
 check $? "summarize.py and report.py: medians and bootstrap intervals (results.csv), report.md"
 # provenance/: what a full run commits (test/experiments/run copies it to docs/results/06/):
 # every request's latency from each client's own log, a line each, gzipped; the router's counters
-P=$OUT/provenance
-mkdir -p "$P/raw" &&
-	cp "$OUT"/{samples,results,unshaped}.csv "$OUT"/{fidelity,bound,params}.txt "$OUT/page.sizes" "$P/" &&
-	cp "$OUT"/raw/*.stats[01] "$P/raw/" &&
-	{ ! ls "$OUT"/raw/*.order >/dev/null 2>&1 ||
-		(cd "$OUT/raw" && tar -czf "$P/raw/runstats.tar.gz" --sort=name --owner=0 --group=0 --mtime=@0 *.order *-page-*.stats); } &&
-	for f in "$OUT"/raw/*.lat; do
-		b=$(basename "$f" .lat)
-		awk -v c="${b%%-page-*}" -v r="${b#*-page-}" '{ n = split(r, x, "-"); printf "%s,%s,%s,%d,%s\n", c, x[1], x[n], NR, $1 }' "$f"
-	done | { echo "cell,row,rep,request,latency_ms"; cat; } | gzip -9n >"$P/raw/requests.csv.gz"
+provenance
 check $? "provenance/: the CSVs, params.txt, the router's counters and every request's latency (raw/requests.csv.gz)"
 
 echo "1..$n_tap"

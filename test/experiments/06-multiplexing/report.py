@@ -59,10 +59,22 @@ def verdict(a, b):
             "not judged": "not judged against"}[stats.compare_ci(na, alo, ahi, nb, blo, bhi)]
 
 
-def most(vs):
-    """the verdict most cells gave ("" for none)"""
+def plurality(vs):
+    """the verdict more cells gave than any other ("" for none judged, "split" when two or more
+    share the most: never a set's order, which Python's hashing changes from run to run)"""
     vs = [v.split()[0] for v in vs if v.split()[0] in ("wins", "ties", "loses")]
-    return max(set(vs), key=vs.count) if vs else ""
+    if not vs:
+        return ""
+    n = {k: vs.count(k) for k in ("wins", "ties", "loses")}
+    top = max(n.values())
+    best = [k for k in ("wins", "ties", "loses") if n[k] == top]
+    return best[0] if len(best) == 1 else "split"
+
+
+def most(vs):
+    """the verdict most cells gave ("" for none); a split counts as a tie (the weaker claim)"""
+    v = plurality(vs)
+    return "ties" if v == "split" else v
 
 
 def why(p, keys, get, un):
@@ -147,7 +159,9 @@ VERB = {"wins": "won against", "ties": "tied with", "loses": "lost to"}
 
 def most_words(v, other):
     """"won against OTHER in most cells" (or tied, lost), or why there is no verdict"""
-    m = most(v)
+    m = plurality(v)
+    if m == "split":
+        return "was split against %s (no verdict in most cells)" % other
     return "%s %s in most cells" % (VERB[m], other) if m else (
         "could not be judged against %s (fewer than %d runs a cell)" % (other, stats.MIN_RUNS))
 
@@ -204,7 +218,8 @@ def why_v2(p, keys, get):
                   "%s" % (most_words(vt, "the untuned one"), counts(vt),
                           total(tuned, "srv_timeouts", lossy) or "-", t3 or "-"))
             s += {"wins": ": SCTP's 1 s minimum RTO accounts for part of its time under loss.",
-                  "": "."}.get(most(vt), ": the RTO minimum and the initial window do not explain SCTP's time here.")
+                  "": ".", "split": ": no verdict on what the RTO minimum explains."}.get(
+                      plurality(vt), ": the RTO minimum and the initial window do not explain SCTP's time here.")
         vh = vs(tuned, "h2c", lossy)
         if vh:
             s += " Tuned SCTP against h2c under loss: %s of %d." % (counts(vh), len(vh))
@@ -252,8 +267,9 @@ def published(p, keys, get):
                    "against it under loss: %s of %d cells, %s." % (
                        LABEL[REF], counts(a), len(a),
                        {"wins": "in line with their finding",
-                        "": "too few runs a cell to say whether their finding holds"}.get(
-                           most(a), "so their gain does not carry over to this baseline on this lab")))
+                        "": "too few runs a cell to say whether their finding holds",
+                        "split": "neither confirming nor refuting their finding here"}.get(
+                           plurality(a), "so their gain does not carry over to this baseline on this lab")))
     if b:
         out.append("For QUIC, Kakhki et al. (IMC 2017) saw Google's QUIC generally outperform "
                    "TCP but suffer under reordering and with many small objects, and Yu and "
