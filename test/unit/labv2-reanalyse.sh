@@ -156,4 +156,33 @@ cp "$r/report.md" "$tmp/rows.md"
 rc=$?
 [ $rc = 1 ] && cmp -s "$tmp/rows.md" "$r/report.md" && [ "$(grep -c '^not ok' "$tmp/r2.out")" = 2 ]
 ok $? "the same from raw/runstats.tar.gz (a committed run): the same report and the two failed rows (exit $rc)"
+
+# --finish: a full run stopped in its second cell (10mbit:50:0 begun: two runs, a first snapshot,
+# no bound line) made a run of its one finished cell; the other's runs and raw files dropped,
+# params.txt and the report saying so, provenance/ and run.meta written
+f=$tmp/fin
+rm -rf "$f" && cp -a "$r" "$f" && rm -f "$f/params.txt" "$f/fidelity.txt" "$f/report.md" "$f/results.csv"
+(cd "$f/raw" && tar -xzf runstats.tar.gz && rm runstats.tar.gz)
+echo "10mbit:10:1 not link-bound (under 3x the link: usrsctp100)" >"$f/bound.txt"
+for rep in 1; do for row in h2c usrsctp100; do
+	echo "10,50,0,page,$row,$rep,100,100,x,9.000,9.1,1,2,3,4,log,1,0.1,0.1,cubic,0,0,0,0,random,1bdp" >>"$f/samples.csv"
+	echo "$row $rep 10mbit_50_0-page-$row-$rep.stats" >>"$f/raw/10mbit_50_0.order"
+	cp "$f/raw/10mbit_10_1.stats1" "$f/raw/10mbit_50_0-page-$row-$rep.stats"
+done; done
+cp "$f/raw/10mbit_10_1.stats1" "$f/raw/10mbit_50_0.stats0"
+"$L" --finish "$f" --cells "10mbit:10:1 10mbit:50:0" >"$tmp/f.out" 2>&1
+rc=$?
+grep -q '^cells: 10mbit:10:1 (rate' "$f/params.txt" &&
+	grep -qx 'interrupted: stopped in its cell 2; made a run of its 1 finished cells by labv2.sh --finish on .* (8 runs of the unfinished cells dropped); planned and not finished: 10mbit:50:0' "$f/params.txt" \
+	&& grep -q '^cells: 10mbit:10:1 (rate.*, rows: h2c usrsctp100, 6 run(s) a cell' "$f/params.txt" &&
+	! grep -q '^10,50,' "$f/samples.csv" && ! ls "$f"/raw/10mbit_50_0* >/dev/null 2>&1 &&
+	grep -q '^\*\*An interrupted run\*\*: stopped in its cell 2' "$f/report.md" &&
+	[ -s "$f/provenance/raw/runstats.tar.gz" ] && grep -q '^06-multiplexing|full|native|' "$f/run.meta" &&
+	grep -q '^not ok .* 10mbit:10:1 h2c: s2c loss: 60 of 10000' "$tmp/f.out"
+ok $? "--finish: the finished cell made a run (exit $rc, its planted row loss failing as before), the begun cell's 2 runs (and 6 of another loss model) and raw files dropped, params.txt and the report say 'interrupted', provenance/ and run.meta written" ||
+	{ tail -5 "$tmp/f.out"; grep '^cells\|^interrupted' "$f/params.txt"; } | sed 's/^/# /'
+"$L" --finish "$f" >"$tmp/f2.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'it has params.txt (a run that finished: --reanalyse it)' "$tmp/f2.out"
+ok $? "--finish on a run that has its params.txt: refused, named (exit $rc)"
 done_testing

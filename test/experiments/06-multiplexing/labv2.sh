@@ -344,9 +344,10 @@ if [ -n "$FINISH" ]; then
 		c=${c%.stats1}
 		case " ${CELLS//:/_} " in *" $c "*) ;; *) rm -f "$f" ;; esac
 	done
-	rows=$(cut -d' ' -f1 "$OUT/raw/${CELLS%% *}.order" 2>/dev/null | awk '!s[$1]++' | tr '\n' ' ')
+	first=${CELLS%% *}
+	rows=$(cut -d' ' -f1 "$OUT/raw/${first//:/_}.order" 2>/dev/null | awk '!s[$1]++')
+	[ -n "$rows" ] || rows=$(awk -F, 'NR > 1 && !s[$5]++ { print $5 }' "$OUT/samples.csv")
 	rows=$(echo $rows)
-	[ -n "$rows" ] || rows=$(awk -F, 'NR > 1 && !s[$5]++ { printf "%s ", $5 }' "$OUT/samples.csv")
 	reps=$(awk -F, 'NR > 1 && $6 > m { m = $6 } END { print m + 0 }' "$OUT/samples.csv")
 	ROWS=$rows
 	t0=$(stat -c %Y "$OUT/page.sizes") t1=$t0
