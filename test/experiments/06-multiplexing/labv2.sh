@@ -313,6 +313,13 @@ check() { # check STATUS TEXT
 	n_tap=$((n_tap + 1))
 	if [ "$1" = 0 ]; then echo "ok $n_tap - $2"; else echo "not ok $n_tap - $2"; failed=$((failed + 1)); fi
 }
+# replay: the router's checks of fidelity.txt as TAP lines of this run (a failed one fails it)
+replay() {
+	local l
+	while IFS= read -r l; do
+		case "$l" in "ok - "*) check 0 "${l#ok - }" ;; "not ok - "*) check 1 "${l#not ok - }" ;; esac
+	done <"$OUT/fidelity.txt"
+}
 if [ -n "$FINISH" ]; then
 	# a full run stopped mid-way: its finished cells are the ones whose bound line the run
 	# wrote (after each cell's closing snapshot); the others' samples and raw files dropped
@@ -375,9 +382,7 @@ if [ -n "$FINISH" ]; then
 		judge "$c" "$OUT" >>"$OUT/fidelity.txt" || { grep -qx "$c fidelity-failed" "$OUT/bound.txt" || echo "$c fidelity-failed" >>"$OUT/bound.txt"; }
 	done
 	check 0 "finished cells: $CELLS ($dropped runs of unfinished cells dropped)"
-	while IFS= read -r l; do
-		case "$l" in "ok - "*) check 0 "${l#ok - }" ;; "not ok - "*) check 1 "${l#not ok - }" ;; esac
-	done <"$OUT/fidelity.txt"
+	replay
 	bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit" $2 "ms" $3 "%", $5, $6, $8, $7 }' "$OUT/samples.csv")
 	[ -z "$bad" ]
 	check $? "every run of the finished cells answered all its requests${bad:+: $bad}"
@@ -416,9 +421,7 @@ if [ -n "$REANALYSE" ]; then
 	analyse
 	check $? "reanalysed $OUT: results.csv and report.md from its own files"
 	# the router's checks as judged then
-	while IFS= read -r l; do
-		case "$l" in "ok - "*) check 0 "${l#ok - }" ;; "not ok - "*) check 1 "${l#not ok - }" ;; esac
-	done <"$OUT/fidelity.txt"
+	replay
 	echo "1..$n_tap"
 	[ $failed = 0 ]
 	exit
