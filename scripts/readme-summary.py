@@ -106,10 +106,11 @@ def summary(results, bench, ev):
     out.append('| HTTP, 1 KiB files on a 1 Mbit/s link: SCTP with 100 streams against '
                'TCP (throughput) | %s | results.md 04 (drafts/eval.py) |' % r04)
     try:
-        e06 = ev.eval06(results).strip().splitlines()[-1]
-        m = re.search(r'^Without loss, SCTP with 100 streams took (.*) the time of HTTP/2 in '
-                      r'clear', e06, re.M)
-        r06 = m.group(1) if m else 'no cell without loss with both in this run'
+        e06 = ev.eval06(results)
+        m = re.search(r'^Without loss, SCTP with 100 streams( \(usrsctp-nt, lab v2\))? took (.*) the time of '
+                      r'HTTP/2 in clear', e06, re.M)
+        r06 = (m.group(2) + (' (usrsctp-nt, lab v2)' if m.group(1) else '')) if m else \
+            'no cell without loss with both in this run'
     except ev.Missing as e:
         r06 = 'not in this run (%s)' % e
     out.append('| a 100-object page without loss: SCTP with 100 streams\' time / HTTP/2 h2c\'s '

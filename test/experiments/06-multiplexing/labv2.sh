@@ -229,17 +229,19 @@ PYEOF
 		# each row's runs of a cell added up (where the run took the router's counters after
 		# every run): the loss each protocol saw, per direction
 		if grep -q '^# fidelity [^ ]* [^ =]* dir=' "$OUT/fidelity.txt"; then
-			echo "Each row's own loss (its runs of the cell added up; effective % of its packets, and whether within the interval):"
+			echo "Each row's own loss (its runs of the cell added up; effective % of its packets, and whether within the interval), and the packets the queue (tbf, one BDP unless said) dropped, congestion's losses beside netem's:"
 			echo
-			echo "| cell | row | c2s | s2c |"
-			echo "|---|---|---|---|"
+			echo "| cell | row | c2s | s2c | queue drops c2s / s2c |"
+			echo "|---|---|---|---|---|"
 			awk '$1 == "#" && $2 == "fidelity" && $5 ~ /^dir=/ {
 				for (i = 5; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 				k = $3 " | " $4
 				if (!(k in seen)) { seen[k] = 1; order[++n] = k }
 				cellv[k, v["dir"]] = sprintf("%.3f %% of %d (%s)", v["effective_loss_pct"], v["packets"],
-					(v["aggregation"] == "ok" && v["loss"] != "FAIL") ? (v["loss"] == "n/a" ? "not judged" : "ok") : "FAIL") }
-				END { for (i = 1; i <= n; i++) printf "| %s | %s | %s |\n", order[i], cellv[order[i], "c2s"], cellv[order[i], "s2c"] }' \
+					(v["aggregation"] == "ok" && v["loss"] != "FAIL") ? (v["loss"] == "n/a" ? "not judged" : "ok") : "FAIL")
+				qd[k, v["dir"]] = v["queue_drops"] }
+				END { for (i = 1; i <= n; i++) printf "| %s | %s | %s | %s / %s |\n", order[i], cellv[order[i], "c2s"],
+					cellv[order[i], "s2c"], qd[order[i], "c2s"], qd[order[i], "s2c"] }' \
 				"$OUT/fidelity.txt"
 			echo
 		fi
