@@ -201,6 +201,25 @@ def why_v2(p, keys, get):
         out.append("Without loss %s %s (%s of %d): one handshake each, then "
                    "every request in flight at once over one congestion window." % (
                        LABEL[REF], most_words(v, "h2c"), counts(v), len(v)))
+        # timers that fired with nothing lost: a T3-rtx expiry with no DATA sent again is a
+        # sender that waited (on the peer's window, or a late SACK), not a repair
+        ik = [k for k in clean if (f(k, REF, "srv_timeouts") or 0) > 0 and f(k, REF, "srv_retrans") == 0]
+        if ik:
+            def ratio(k):
+                a, b = f(k, REF, "time_s"), f(k, "h2c", "time_s")
+                return a / b if a and b else None
+            ri = [ratio(k) for k in ik]
+            ro = [ratio(k) for k in clean if k not in ik]
+            slow = (all(x is not None for x in ri + ro) and ro and min(ri) > max(ro))
+            out.append("In %d of the %d cells without loss the SCTP server (%s) had T3-rtx timeouts "
+                       "with no DATA retransmitted (medians a page, by one-way delay: %s): its timer "
+                       "expired while it waited, not after a loss; these runs do not say on what "
+                       "(the client's receive window is the first suspect)%s." % (
+                           len(ik), len(clean), LABEL[REF],
+                           ", ".join("%g ms: %g" % (k[1], f(k, REF, "srv_timeouts")) for k in ik),
+                           "; those are the cells where its time is furthest from h2c's (%s against %s)" % (
+                               ", ".join("%.2fx" % x for x in ri), ", ".join("%.2fx" % x for x in ro))
+                           if slow else ""))
     v = vs(REF, "h2c", lossy)
     if v:
         t3, rto, tlp = total(REF, "srv_timeouts", lossy), total("h2c", "srv_timeouts", lossy), total("h2c", "srv_tlp", lossy)
