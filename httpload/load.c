@@ -28,6 +28,7 @@ struct load_conn {
 
 struct load_run {
 	const struct load_opts *o;
+	int cert_said;           /* --ssl: a refused certificate reported (once a loop) */
 	struct ev_loop *loop;
 	struct load_stats *st;
 	struct verify_manifest man;
@@ -399,12 +400,16 @@ load_end(struct sess *s, enum load_err e, const char *why, unsigned abandoned, v
 	struct load_conn *lc = arg;
 	struct load_run *r = lc->r;
 
-	(void)s;
 	(void)abandoned;
 	if (e != LOAD_OK) {
 		r->st->errors[e]++;
 		if (r->o->verbose)
 			fprintf(stderr, "httpload: connection %s: %s\n", load_err_name(e), why);
+		else if (sess_tls_refused(s) && !r->cert_said) {
+			/* every connection would say the same: once is clear, many are noise */
+			fprintf(stderr, "httpload: %s\n", why);
+			r->cert_said = 1;
+		}
 	}
 	if (r->o->wsess)
 		load_sess_end(lc, e == LOAD_OK && lc->calls_left == 0 &&

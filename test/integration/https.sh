@@ -132,6 +132,16 @@ rc=$?
     grep -q 'corrupt 0$' "$tmp/hlp.out" && grep -q '^TLS handshakes: 100 (99 resumed), ' "$tmp/hlp.out"
 ok $? "httpload --ssl over usrsctp-nt: the 100-object page on 100 streams, verified, every body by the manifest, 100 handshakes (99 resumed) (exit $rc)" ||
     grep '^Total\|^Reply status\|^Errors\|^TLS\|httpload' "$tmp/hlp.out" | sed 's/^/# /'
+# a certificate its CA file does not vouch for: httpload says so once (not once a connection)
+# and exits non-zero
+timeout 60 "$HL" --ssl --cacert "$pki/otherca.pem" --server localhost --port $sport --proto usrsctp-nt \
+    --udp-port $cu --udp-remote-port $su --streams 4 --num-conns 3 --num-calls 4 --uri /first.txt \
+    >"$tmp/hlbad.out" 2>"$tmp/hlbad.err"
+rc=$?
+[ $rc != 0 ] && [ "$(grep -c 'certificate of localhost refused' "$tmp/hlbad.err")" = 1 ] &&
+    grep -q '^Reply status: 1xx=0 2xx=0 ' "$tmp/hlbad.out"
+ok $? "httpload --ssl against a certificate its CA file does not vouch for: refused, said once, exit $rc" ||
+    sed 's/^/# /' "$tmp/hlbad.err"
 # and in --json, and through httpload merge (two clients' reports: 24 handshakes, 18 resumed)
 timeout 60 "$HL" --ssl $ca --server localhost --port $sport --uri /u4 --num-conns 3 \
     --num-calls 4 --streams 4 --proto usrsctp-nt --udp-port $cu --udp-remote-port $su --json \
