@@ -286,6 +286,7 @@ def published(p, keys, get):
                    "against it under loss: %s of %d cells, %s." % (
                        LABEL[REF], counts(a), len(a),
                        {"wins": "in line with their finding",
+                        "ties": "mostly ties: their gain is not reproduced against this baseline here",
                         "": "too few runs a cell to say whether their finding holds",
                         "split": "neither confirming nor refuting their finding here"}.get(
                            plurality(a), "so their gain does not carry over to this baseline on this lab")))
