@@ -12,9 +12,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/https-common.sh"
 H=${SCTPHTTPD:-$top_builddir/sctphttpd}
 G=${HTTPGET:-$top_builddir/httpload/httpget}
+HL=${HTTPLOAD:-$top_builddir/httpload/httpload}
 
 if [ "$1" != --inner ]; then
-	need "$H" "$G" openssl withsctp dumpcap
+	need "$H" "$G" "$HL" openssl withsctp dumpcap
 	run_tap kernel_sctp bash "$here/https-kernel.sh" --inner
 	done_testing
 	exit
@@ -67,7 +68,6 @@ for n in sorted(os.listdir(sys.argv[1])):
     print("/%s %d %08x" % (n, len(d), zlib.crc32(d) & 0xffffffff))
 PY
 for i in $(seq 0 99); do printf '/u%d\0' "$i"; done >"$tmp/wlog"
-HL=${HTTPLOAD:-$top_builddir/httpload/httpload}
 for t in "sctp $b" "sctp1m $((b + 1))"; do
 	set -- $t
 	timeout 120 "$HL" --ssl --cacert "$pki/ca.pem" --server 127.0.0.1 --port $2 --proto $1 \

@@ -51,6 +51,16 @@ rc=$?
 ok $? "a planted drop count in the raw counters: judged again, the c2s check fails (exit $rc), its cell alone marked fidelity-failed" ||
 	{ grep 'c2s loss\|not ok' "$tmp/c.out" | sed 's/^/# /'; sed 's/^/# bound: /' "$tmp/o/06-multiplexing/bound.txt"; }
 
+# a closing snapshot cut short (a disk full, a copy interrupted): its cell fails, said, where the
+# error used to vanish among the TAP lines and the reanalysis passed
+cp -a "$fix/." "$tmp/o/06-multiplexing/"
+head -c 50 "$fix/raw/10mbit_10_1.stats1" >"$tmp/o/06-multiplexing/raw/10mbit_10_1.stats1"
+"$run" --reanalyse --out "$tmp/o" 06 >"$tmp/e.out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "^not ok .*10mbit:10:1: the router's counters could not be judged: fidelity.py: .*10mbit_10_1.stats1: c2s: no netem_sent" "$tmp/e.out" &&
+	grep -qx '10mbit:10:1 fidelity-failed' "$tmp/o/06-multiplexing/bound.txt"
+ok $? "a snapshot cut short: its cell's check fails, named, the reanalysis fails (exit $rc)" || grep 'not ok' "$tmp/e.out" | head -3 | sed 's/^/# /'
+
 # the committed full run (docs/results/06/, where there is one): reanalysed from those files
 # alone, its section is docs/results.md's 06 section byte for byte (the committed words are
 # what the committed data and this analysis give)

@@ -293,6 +293,17 @@ family() { # family DIR
 	done
 	echo $((n > 0 ? n : 1))
 }
+# fid LABEL ARGS...: fidelity.py ARGS; counters it cannot read (exit 2: a snapshot missing or
+# cut short) are a failed check of their own, not a message lost among the TAP lines
+fid() {
+	local label=$1 out rc
+	shift
+	out=$("$F" "$@" 2>&1)
+	rc=$?
+	[ -z "$out" ] || echo "$out"
+	[ $rc != 2 ] || echo "not ok - $label: the router's counters could not be judged: $(echo "$out" | tail -n 1)"
+	return $rc
+}
 # judge CELL DIR: fidelity.py on the cell's two snapshots of the router's counters (DIR/raw/),
 # then, where the run snapshot them after each run (DIR/raw/CELL.order: "ROW REP FILE" in the
 # order run, each run between the snapshot before it and its own), each row's runs added up:
@@ -302,8 +313,8 @@ judge() {
 	local c=$1 d=$2 st=0 prev row rep f pairs r fam
 	fam=$(family "$d")
 	cell_parse "$c"
-	"$F" "$d/raw/${c//:/_}.stats0" "$d/raw/${c//:/_}.stats1" --loss "$loss" --ge-burst "$ge" --label "$c" \
-		--family "$fam" 2>&1 || st=1
+	fid "$c" "$d/raw/${c//:/_}.stats0" "$d/raw/${c//:/_}.stats1" --loss "$loss" --ge-burst "$ge" --label "$c" \
+		--family "$fam" || st=1
 	[ -s "$d/raw/${c//:/_}.order" ] || return $st
 	for r in $(cut -d' ' -f1 "$d/raw/${c//:/_}.order" | awk '!s[$1]++'); do
 		prev=$d/raw/${c//:/_}.stats0 pairs=()
@@ -311,7 +322,7 @@ judge() {
 			[ "$row" = "$r" ] && pairs+=("$prev" "$d/raw/$f")
 			prev=$d/raw/$f
 		done <"$d/raw/${c//:/_}.order"
-		"$F" "${pairs[@]}" --loss "$loss" --ge-burst "$ge" --label "$c $r" --family "$fam" --loss-only 2>&1 || st=1
+		fid "$c $r" "${pairs[@]}" --loss "$loss" --ge-burst "$ge" --label "$c $r" --family "$fam" --loss-only || st=1
 	done
 	return $st
 }
@@ -319,6 +330,20 @@ n_tap=0 failed=0
 check() { # check STATUS TEXT
 	n_tap=$((n_tap + 1))
 	if [ "$1" = 0 ]; then echo "ok $n_tap - $2"; else echo "not ok $n_tap - $2"; failed=$((failed + 1)); fi
+}
+# rejudge: fidelity.txt made again by judge for every cell of $CELLS, and bound.txt's
+# fidelity-failed marks with it (the counters are data, their judgement analysis)
+rejudge() {
+	local c
+	: >"$OUT/fidelity.txt.new" && { grep -v ' fidelity-failed$' "$OUT/bound.txt" 2>/dev/null; true; } >"$OUT/bound.txt.new"
+	for c in $CELLS; do
+		judge "$c" "$OUT" >>"$OUT/fidelity.txt.new" || echo "$c fidelity-failed" >>"$OUT/bound.txt.new"
+	done
+	mv "$OUT/fidelity.txt.new" "$OUT/fidelity.txt" && mv "$OUT/bound.txt.new" "$OUT/bound.txt"
+}
+# incomplete_runs: the runs of samples.csv that did not answer all their requests, "" if none
+incomplete_runs() {
+	awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit" $2 "ms" $3 "%", $5, $6, $8, $7 }' "$OUT/samples.csv"
 }
 # replay: the router's checks of fidelity.txt as TAP lines of this run (a failed one fails it)
 replay() {
@@ -366,7 +391,6 @@ if [ -n "$FINISH" ]; then
 	ROWS=$rows
 	t0=$(stat -c %Y "$OUT/page.sizes") t1=$t0
 	for c in $CELLS; do t=$(stat -c %Y "$OUT/raw/${c//:/_}.stats1"); [ "$t" -le "$t1" ] || t1=$t; done
-	first=${CELLS%% *}
 	{
 		echo "experiment 06 on lab v2 (issue 38, first step): $(date -u -d "@$t1" '+%Y-%m-%d %H:%M UTC')"
 		echo "git: $(git -C "$OUT" -c safe.directory='*' rev-parse --short HEAD 2>/dev/null || echo unknown) (the tree the run's folder is in)"
@@ -384,13 +408,10 @@ if [ -n "$FINISH" ]; then
 		echo "mode: full"
 	} >"$OUT/params.txt"
 	awk -v keep=" $CELLS " 'index(keep, " " $1 " ")' "$OUT/bound.txt" >"$OUT/bound.txt.new" && mv "$OUT/bound.txt.new" "$OUT/bound.txt"
-	: >"$OUT/fidelity.txt"
-	for c in $CELLS; do
-		judge "$c" "$OUT" >>"$OUT/fidelity.txt" || { grep -qx "$c fidelity-failed" "$OUT/bound.txt" || echo "$c fidelity-failed" >>"$OUT/bound.txt"; }
-	done
+	rejudge
 	check 0 "finished cells: $CELLS ($dropped runs of unfinished cells dropped)"
 	replay
-	bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit" $2 "ms" $3 "%", $5, $6, $8, $7 }' "$OUT/samples.csv")
+	bad=$(incomplete_runs)
 	[ -z "$bad" ]
 	check $? "every run of the finished cells answered all its requests${bad:+: $bad}"
 	analyse
@@ -418,11 +439,7 @@ if [ -n "$REANALYSE" ]; then
 	have=1
 	for c in $CELLS; do [ -s "$OUT/raw/${c//:/_}.stats0" ] && [ -s "$OUT/raw/${c//:/_}.stats1" ] || have=0; done
 	if [ $have = 1 ]; then
-		: >"$OUT/fidelity.txt.new" && { grep -v ' fidelity-failed$' "$OUT/bound.txt" 2>/dev/null; true; } >"$OUT/bound.txt.new"
-		for c in $CELLS; do
-			judge "$c" "$OUT" >>"$OUT/fidelity.txt.new" || echo "$c fidelity-failed" >>"$OUT/bound.txt.new"
-		done
-		mv "$OUT/fidelity.txt.new" "$OUT/fidelity.txt" && mv "$OUT/bound.txt.new" "$OUT/bound.txt"
+		rejudge
 		check $? "the router's counters judged again from $OUT/raw/ (fidelity.py, $(family "$OUT") loss checks in the run)"
 	fi
 	analyse
@@ -736,7 +753,7 @@ nruns=$(($(wc -l <"$csv") - 1))
 want=$(($(echo $CELLS | wc -w) * REPS * $(echo $ROWS | wc -w)))
 [ "$nruns" = "$want" ]
 check $? "every cell, row and repetition ran ($nruns of $want)"
-bad=$(awk -F, 'NR > 1 && $8 != $7 { printf "%s%s/%s/%s: %s of %s", (n++ ? "; " : ""), $1 "mbit" $2 "ms" $3 "%", $5, $6, $8, $7 }' "$csv")
+bad=$(incomplete_runs)
 [ -z "$bad" ]
 check $? "every run answered all its requests (httpload: bodies by CRC-32; h3: by size; h2load: 2xx)${bad:+: $bad}"
 badt=$(awk -F, 'NR > 1 && !($10 > 0) { printf "%s%s", (n++ ? " " : ""), $5 }' "$csv")
